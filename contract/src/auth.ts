@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, PLANS } from './constants.ts';
+
+/** Handles: 3-30 of [a-z0-9_], compared case-insensitively (stored lower-case). */
+export const HANDLE_PATTERN = /^[a-z0-9_]{3,30}$/;
+/** Spec section 5: text, @, text, dot, text, no spaces. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Strips surrounding spaces and one leading @, and lower-cases: ' @Ana ' -> 'ana'. */
+export function normalizeHandle(input: string): string {
+  return input.trim().replace(/^@/, '').trim().toLowerCase();
+}
+
+const handleField = z
+  .string({ error: 'Handle is required' })
+  .transform(normalizeHandle)
+  .pipe(
+    z
+      .string()
+      .min(1, 'Handle is required')
+      .regex(HANDLE_PATTERN, 'Handle must be 3-30 characters of a-z, 0-9 and _'),
+  );
+
+const requiredText = (label: string, max: number) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`);
+
+export const signupBodySchema = z.object({
+  firstName: requiredText('First name', 80),
+  lastName: requiredText('Last name', 80),
+  handle: handleField,
+  email: z
+    .string({ error: 'Email is required' })
+    .trim()
+    .min(1, 'Email is required')
+    .max(254, 'Email must be at most 254 characters')
+    .regex(EMAIL_PATTERN, 'Please enter a valid email address.')
+    .transform((email) => email.toLowerCase()),
+  password: z
+    .string({ error: 'Password is required' })
+    .min(1, 'Password is required')
+    .min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters long.`)
+    .max(MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`),
+  businessName: z
+    .string()
+    .trim()
+    .max(120, 'Business name must be at most 120 characters')
+    .optional()
+    .transform((value) => (value ? value : undefined)),
+});
+export type SignupBody = z.input<typeof signupBodySchema>;
+
+export const signinBodySchema = z.object({
+  handle: z
+    .string({ error: 'Handle is required' })
+    .transform(normalizeHandle)
+    .pipe(z.string().min(1, 'Handle is required').max(64, 'Handle is too long')),
+  password: z
+    .string({ error: 'Password is required' })
+    .min(1, 'Password is required')
+    .max(MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`),
+});
+export type SigninBody = z.input<typeof signinBodySchema>;
+
+/** The signed-in user as every auth endpoint returns it. Never holds secrets. */
+export const userSchema = z.object({
+  id: z.string(),
+  handle: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  businessName: z.string().nullable(),
+  profileImageUrl: z.string().nullable(),
+  plan: z.enum(PLANS),
+  createdAt: z.string(),
+});
+export type User = z.infer<typeof userSchema>;
+
+export const logoutResponseSchema = z.object({ ok: z.literal(true) });
+
+/** External identity providers of the sign-in page. */
+export const OIDC_PROVIDERS = ['google', 'replit'] as const;
+export type OidcProvider = (typeof OIDC_PROVIDERS)[number];

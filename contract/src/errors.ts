@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** Machine-readable error codes carried in every error body. */
+export const ERROR_CODES = [
+  'BAD_REQUEST',
+  'VALIDATION_FAILED',
+  'INVALID_JSON',
+  'UNAUTHORIZED',
+  'INVALID_CREDENTIALS',
+  'FORBIDDEN',
+  'CSRF_REJECTED',
+  'NOT_FOUND',
+  'CONFLICT',
+  'HANDLE_TAKEN',
+  'EMAIL_TAKEN',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'RATE_LIMITED',
+  'NOT_CONFIGURED',
+  'SERVICE_UNAVAILABLE',
+  'INTERNAL',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Body of every non-2xx JSON response: `{message, code, fields?}`. */
+export const errorBodySchema = z.object({
+  message: z.string(),
+  code: z.enum(ERROR_CODES),
+  /** Field path (dot-joined) to the reason it was rejected. */
+  fields: z.record(z.string(), z.string()).optional(),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;

@@ -1,0 +1,214 @@
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ExpectedFailure,
+  launchBrowser,
+  openPage,
+  SIGNED_OUT_PROBE,
+  type WatchedPage,
+} from './browser.ts';
+import { startServer } from './server.ts';
+
+const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
+
+let server: Awaited<ReturnType<typeof startServer>>;
+let browser: Browser;
+const pages: WatchedPage[] = [];
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  await mkdir(SCREENSHOTS, { recursive: true });
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.allSettled(pages.map((watched) => watched.close()));
+  await browser?.close();
+  await server?.stop();
+});
+
+async function newPage(): Promise<WatchedPage> {
+  const watched = await openPage(browser, { baseURL: server.url });
+  pages.push(watched);
+  return watched;
+}
+
+const url = (path: string) => new URL(path, server.url).toString();
+
+let handleCount = 0;
+function newAccount() {
+  handleCount += 1;
+  const handle = `e2e_${Date.now().toString(36)}_${handleCount}`;
+  return {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email: `${handle}@example.com`,
+    handle,
+    password: 'correct horse battery',
+  };
+}
+type Account = ReturnType<typeof newAccount>;
+
+async function fillSignUp(page: Page, account: Account, confirmPassword = account.password) {
+  await page.goto('/signup');
+  await page.getByTestId('signup-first-name').fill(account.firstName);
+  await page.getByTestId('signup-last-name').fill(account.lastName);
+  await page.getByTestId('signup-email').fill(account.email);
+  await page.getByTestId('signup-handle').fill(account.handle);
+  await page.getByTestId('signup-password').fill(account.password);
+  await page.getByTestId('signup-confirm-password').fill(confirmPassword);
+}
+
+async function signUp(page: Page, account: Account) {
+  await fillSignUp(page, account);
+  await page.getByTestId('signup-submit').click();
+  await page.waitForURL(url('/dashboard'));
+}
+
+async function expectToast(page: Page, title: string, description?: string) {
+  const toast = page.getByTestId('toast').filter({ hasText: title });
+  await toast.waitFor();
+  if (description) expect(await toast.textContent()).toContain(description);
+}
+
+/** The signed-out probe fails with 401 on purpose; anything else is a bug. */
+const signedOut: ExpectedFailure[] = [SIGNED_OUT_PROBE];
+
+describe('authentication', { timeout: 60_000 }, () => {
+  it('signs up through the form, lands on /dashboard and shows @handle in the drawer', async () => {
+    const watched = await newPage();
+    const { page } = watched;
+    const account = newAccount();
+    await signUp(page, account);
+    await page.getByRole('heading', { name: 'Seller Dashboard' }).waitFor();
+
+    await page.getByTestId('drawer-toggle').click();
+    const drawer = page.getByTestId('drawer');
+    await drawer.waitFor();
+    expect(await page.getByTestId('drawer-handle').textContent()).toBe(`@${account.handle}`);
+    expect(await drawer.getByRole('link', { name: 'Go Live' }).getAttribute('href')).toBe('/golive');
+    await page.screenshot({ path: `${SCREENSHOTS}signed-in-drawer.png` });
+    watched.expectNoErrors(signedOut);
+  });
+
+  it('signs out from the drawer', async () => {
+    const watched = await newPage();
+    const { page } = watched;
+    await signUp(page, newAccount());
+
+    await page.getByTestId('drawer-toggle').click();
+    await page.getByTestId('sign-out').click();
+    await page.waitForURL(url('/'));
+    await page.getByTestId('nav-sign-in').waitFor();
+
+    // The session is gone on the server too: the dashboard sends the visitor home.
+    await page.goto('/dashboard');
+    await page.waitForURL(url('/'));
+    await page.getByTestId('drawer-toggle').click();
+    await page.getByTestId('drawer-join-beta').waitFor();
+    expect(await page.getByTestId('sign-out').count()).toBe(0);
+    watched.expectNoErrors(signedOut);
+  });
+
+  it('signs in with a leading @ on the handle', async () => {
+    const account = newAccount();
+    const first = await newPage();
+    await signUp(first.page, account);
+    first.expectNoErrors(signedOut);
+
+    const watched = await newPage();
+    const { page } = watched;
+    await page.goto('/signin');
+    await page.getByTestId('signin-handle').fill(` @${account.handle} `);
+    await page.getByTestId('signin-password').fill(account.password);
+    await page.getByTestId('signin-submit').click();
+    await page.waitForURL(url('/dashboard'));
+    await page.getByText(`Welcome back, @${account.handle}`).waitFor();
+    watched.expectNoErrors(signedOut);
+  });
+
+  it('shows Sign In Failed for a wrong password', async () => {
+    const account = newAccount();
+    const first = await newPage();
+    await signUp(first.page, account);
+
+    const watched = await newPage();
+    const { page } = watched;
+    await page.goto('/signin');
+    await page.getByTestId('signin-handle').fill(account.handle);
+    await page.getByTestId('signin-password').fill('not the password');
+    await page.getByTestId('signin-submit').click();
+    await expectToast(page, 'Sign In Failed', 'Invalid credentials');
+    expect(new URL(page.url()).pathname).toBe('/signin');
+    watched.expectNoErrors([...signedOut, { status: 401, path: '/api/auth/signin' }]);
+  });
+
+  it("shows Passwords Don't Match when the passwords differ", async () => {
+    const watched = await newPage();
+    const { page } = watched;
+    const account = newAccount();
+    await fillSignUp(page, account, `${account.password}!`);
+    await page.getByTestId('signup-submit').click();
+    await expectToast(page, "Passwords Don't Match", 'Please make sure both password fields match.');
+    expect(new URL(page.url()).pathname).toBe('/signup');
+    watched.expectNoErrors(signedOut);
+  });
+
+  it('shows Sign Up Failed with the server message when the handle is taken', async () => {
+    const account = newAccount();
+    const first = await newPage();
+    await signUp(first.page, account);
+
+    const watched = await newPage();
+    const { page } = watched;
+    await fillSignUp(page, { ...account, email: `other_${account.email}` });
+    await page.getByTestId('signup-submit').click();
+    await expectToast(page, 'Sign Up Failed', 'That handle is already taken');
+    expect(new URL(page.url()).pathname).toBe('/signup');
+    watched.expectNoErrors([...signedOut, { status: 409, path: '/api/auth/signup' }]);
+  });
+
+  it('sends signed-in users from /signin and /signup to /dashboard', async () => {
+    const watched = await newPage();
+    const { page } = watched;
+    await signUp(page, newAccount());
+    for (const path of ['/signin', '/signup']) {
+      await page.goto(path);
+      await page.waitForURL(url('/dashboard'));
+      await page.getByRole('heading', { name: 'Seller Dashboard' }).waitFor();
+    }
+    watched.expectNoErrors(signedOut);
+  });
+
+  it('sends signed-out visitors from /dashboard to /', async () => {
+    const watched = await newPage();
+    const { page } = watched;
+    await page.goto('/dashboard');
+    await page.waitForURL(url('/'));
+    await page.getByTestId('nav-sign-in').waitFor();
+    watched.expectNoErrors(signedOut);
+  });
+
+  it('shows Page Not Found for an unknown route', async () => {
+    const watched = await newPage();
+    const { page } = watched;
+    await page.goto('/this/route/does-not-exist');
+    await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();
+    expect(await page.getByTestId('not-found-home').getAttribute('href')).toBe('/');
+    watched.expectNoErrors(signedOut);
+  });
+
+  it('renders the sign-in page', async () => {
+    const watched = await newPage();
+    const { page } = watched;
+    await page.goto('/signin');
+    await page.getByTestId('signin-submit').waitFor();
+    expect(await page.getByTestId('signin-submit').textContent()).toBe('Log In');
+    await page.getByTestId('signin-password-toggle').click();
+    expect(await page.getByTestId('signin-password').getAttribute('type')).toBe('text');
+    await page.getByTestId('signin-password-toggle').click();
+    await page.screenshot({ path: `${SCREENSHOTS}signin.png`, fullPage: true });
+    watched.expectNoErrors(signedOut);
+  });
+});

@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import fastifyWebsocket from '@fastify/websocket';
+import type { ErrorBody } from '@streamshop/contract/errors.ts';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { Redis } from 'ioredis';
+import type { Config } from './config.ts';
+import { type Database, openDatabase } from './db/client.ts';
+import { oidcRoutes } from './modules/auth/oidc-routes.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { healthRoutes } from './modules/health/routes.ts';
+import { errorsPlugin } from './platform/errors.ts';
+import { originCheckPlugin } from './platform/origin-check.ts';
+import { memoryRateLimiter, type RateLimiter, redisRateLimiter } from './platform/rate-limit.ts';
+import { sessionsPlugin } from './platform/sessions.ts';
+
+export const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    database: Database;
+    config: Config;
+  }
+}
+
+export interface AppDeps {
+  /** An open database; when absent buildApp opens the one the config names and closes it on close. */
+  database?: Database;
+  redis?: Redis;
+  rateLimiter?: RateLimiter;
+  /** Where the built SPA lives; tests may point elsewhere. */
+  webDist?: string;
+}
+
+/** WebSocket close code 1012: "service restart", so clients reconnect. */
+const WS_SERVICE_RESTART = 1012;
+
+function contentSecurityPolicy(config: Config) {
+  const https = config.publicUrl.startsWith('https:');
+  return {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      baseUri: ["'self'"],
+      scriptSrc: ["'self'"],
+      // Radix and the reaction animations set style attributes.
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:', 'blob:'],
+      mediaSrc: ["'self'", 'blob:'],
+      fontSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'", https ? 'wss:' : 'ws:'],
+      frameSrc: ["'self'"],
+      frameAncestors: ["'self'"],
+      formAction: ["'self'"],
+      objectSrc: ["'none'"],
+      ...(https ? { upgradeInsecureRequests: [] } : {}),
+    },
+  };
+}
+
+export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
+  const ownsDatabase = !deps.database;
+  const database =
+    deps.database ??
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir) }));
+  const ownsRedis = !deps.redis && Boolean(config.redisUrl);
+  const redis =
+    deps.redis ?? (config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined);
+  const limiter = deps.rateLimiter ?? (redis ? redisRateLimiter(redis, 'streamshop:') : memoryRateLimiter());
+
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    genReqId: () => randomUUID(),
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: false,
+  });
+  // The API speaks JSON only; anything else is answered 415.
+  app.removeContentTypeParser('text/plain');
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('database', database);
+  app.decorate('config', config);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(errorsPlugin);
+  await app.register(fastifyCookie);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: contentSecurityPolicy(config),
+    crossOriginEmbedderPolicy: false,
+    hsts: config.publicUrl.startsWith('https:'),
+  });
+  await app.register(originCheckPlugin, { publicUrl: config.publicUrl });
+  await app.register(sessionsPlugin, {
+    db: database.db,
+    secret: config.sessionSecret,
+    secureCookies: config.publicUrl.startsWith('https:'),
+  });
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+  app.addHook('preClose', async () => {
+    for (const socket of app.websocketServer.clients) socket.close(WS_SERVICE_RESTART, 'Server restarting');
+  });
+
+  await app.register(healthRoutes, { database, redis });
+  await app.register(authRoutes, { db: database.db, limiter });
+  await app.register(oidcRoutes, { db: database.db, config });
+
+  await registerStatic(app, config, deps.webDist ?? WEB_DIST);
+
+  app.addHook('onClose', async () => {
+    if (ownsRedis) await redis?.quit().catch(() => redis.disconnect());
+    if (ownsDatabase) await database.close();
+  });
+  return app;
+}
+
+async function registerStatic(app: FastifyInstance, config: Config, webDist: string) {
+  const mediaDir = path.join(config.dataDir, 'media');
+  mkdirSync(mediaDir, { recursive: true });
+  await app.register(fastifyStatic, {
+    root: mediaDir,
+    prefix: '/media/',
+    decorateReply: false,
+    maxAge: '1h',
+  });
+
+  const hasWeb = existsSync(path.join(webDist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      prefix: '/',
+      index: false,
+      wildcard: false,
+      cacheControl: false,
+      setHeaders(res, filePath) {
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '/';
+    const isApi = pathname === '/api' || pathname.startsWith('/api/') || pathname.startsWith('/media/');
+    if (!isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+      if (!hasWeb) {
+        return reply
+          .status(503)
+          .type('text/plain')
+          .send('The web app is not built yet: run `npm run build`, then restart the server.');
+      }
+      // The SPA renders every non-API route, including its own 'Page Not Found'.
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', webDist);
+    }
+    return reply.status(404).send({
+      message: `No such endpoint: ${request.method} ${pathname}`,
+      code: 'NOT_FOUND',
+    } satisfies ErrorBody);
+  });
+}

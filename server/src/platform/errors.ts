@@ -1,0 +1,95 @@
+import type { ErrorBody, ErrorCode } from '@streamshop/contract/errors.ts';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+/** The one error type handlers throw; the error handler turns it into `{message, code, fields?}`. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly fields?: Record<string, string>,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, fields?: Record<string, string>) =>
+  new AppError(400, fields ? 'VALIDATION_FAILED' : 'BAD_REQUEST', message, fields);
+export const unauthorized = (message = 'Unauthorized') => new AppError(401, 'UNAUTHORIZED', message);
+export const forbidden = (message = 'Forbidden') => new AppError(403, 'FORBIDDEN', message);
+export const notFound = (message = 'Not found') => new AppError(404, 'NOT_FOUND', message);
+export const conflict = (code: ErrorCode, message: string, fields?: Record<string, string>) =>
+  new AppError(409, code, message, fields);
+export const tooManyRequests = (retryAfterSec: number) =>
+  new AppError(429, 'RATE_LIMITED', 'Too many attempts. Please wait and try again.', undefined, {
+    'retry-after': String(retryAfterSec),
+  });
+
+/** Joins a validation issue path to the field name the client shows: ['body','handle'] -> 'handle'. */
+function fieldName(instancePath: string): string {
+  return instancePath.replace(/^\//, '').replaceAll('/', '.') || 'body';
+}
+
+function describeFields(fields: Record<string, string>): string {
+  const [name, reason] = Object.entries(fields)[0] ?? ['body', 'is invalid'];
+  return `${name}: ${reason}`;
+}
+
+function bodyOf(error: FastifyError): { status: number; body: ErrorBody } | undefined {
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const fields: Record<string, string> = {};
+    for (const issue of error.validation) {
+      const name = fieldName(issue.instancePath);
+      fields[name] ??= issue.message ?? 'is invalid';
+    }
+    const where = error.validationContext === 'body' ? '' : ` in ${error.validationContext}`;
+    return {
+      status: 400,
+      body: { message: `Invalid ${describeFields(fields)}${where}`, code: 'VALIDATION_FAILED', fields },
+    };
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status: 400, body: { message: 'Malformed JSON body', code: 'INVALID_JSON' } };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, body: { message: 'Request body is too large', code: 'PAYLOAD_TOO_LARGE' } };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return {
+        status: 415,
+        body: { message: 'Send the body as application/json', code: 'UNSUPPORTED_MEDIA_TYPE' },
+      };
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { status: 400, body: { message: 'Invalid Content-Length', code: 'BAD_REQUEST' } };
+  }
+  if (error.statusCode === 429) {
+    return { status: 429, body: { message: error.message, code: 'RATE_LIMITED' } };
+  }
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return { status: error.statusCode, body: { message: error.message, code: 'BAD_REQUEST' } };
+  }
+  return undefined;
+}
+
+export const errorsPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      if (error instanceof AppError) {
+        if (error.headers) reply.headers(error.headers);
+        const body: ErrorBody = { message: error.message, code: error.code };
+        if (error.fields) body.fields = error.fields;
+        return reply.status(error.status).send(body);
+      }
+      const known = bodyOf(error);
+      if (known) return reply.status(known.status).send(known.body);
+      request.log.error({ err: error }, 'unhandled error');
+      return reply
+        .status(500)
+        .send({ message: 'Something went wrong on our side', code: 'INTERNAL' } satisfies ErrorBody);
+    });
+  },
+  { name: 'errors' },
+);

@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { type AppDeps, buildApp } from '../app.ts';
+import type { Config } from '../config.ts';
+import { type Database, openDatabase } from '../db/client.ts';
+
+/**
+ * A fresh database for one test file: an in-memory PGlite by default, or a new database on the
+ * PostgreSQL server of TEST_DATABASE_URL (dropped again on close), so the suite runs on both.
+ */
+export async function createTestDatabase(): Promise<Database> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) return openDatabase({});
+  const name = `streamshop_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString() });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      const dropper = new pg.Client({ connectionString: serverUrl });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'ss-test-'));
+  return {
+    env: 'test',
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    databaseUrl: undefined,
+    redisUrl: undefined,
+    sessionSecret: randomBytes(32).toString('hex'),
+    publicUrl: 'http://localhost:3000',
+    logLevel: 'silent',
+    bodyLimitBytes: 1_048_576,
+    seedDemo: false,
+    shutdownGraceMs: 1000,
+    oidc: { google: undefined, replit: undefined },
+    ...overrides,
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** The real app on a fresh database; close() tears both down. */
+export async function buildTestApp(overrides: Partial<Config> = {}, deps: AppDeps = {}): Promise<TestApp> {
+  const config = testConfig(overrides);
+  const database = deps.database ?? (await createTestDatabase());
+  const app = await buildApp(config, { ...deps, database });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    async close() {
+      await app.close();
+      if (!deps.database) await database.close();
+      rmSync(config.dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The session cookie a response set, as a Cookie header value for the next request. */
+export function sessionCookie(response: LightMyRequestResponse): string {
+  const cookie = response.cookies.find((c) => c.name === 'sid');
+  if (!cookie) throw new Error(`no session cookie in response ${response.statusCode}: ${response.body}`);
+  return `sid=${cookie.value}`;
+}
+
+let counter = 0;
+/** A valid sign-up body with a unique handle and email. */
+export function newAccount(overrides: Record<string, unknown> = {}) {
+  counter += 1;
+  const suffix = `${process.pid % 1000}_${counter}_${randomBytes(2).toString('hex')}`;
+  return {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    handle: `ada_${suffix}`,
+    email: `ada_${suffix}@example.com`,
+    password: 'correct horse battery',
+    ...overrides,
+  };
+}
+
+/** Signs up a fresh account and returns its handle, password and session cookie. */
+export async function signUp(app: FastifyInstance, overrides: Record<string, unknown> = {}) {
+  const account = newAccount(overrides);
+  const response = await app.inject({ method: 'POST', url: '/api/auth/signup', payload: account });
+  if (response.statusCode !== 201) throw new Error(`sign-up failed: ${response.statusCode} ${response.body}`);
+  return { ...account, cookie: sessionCookie(response), user: response.json() };
+}

@@ -1,0 +1,34 @@
+import { Link } from 'react-router';
+import { Logo } from './logo.tsx';
+
+/** Help Center, Contact Us, Privacy Policy and Terms of Service are placeholders for now. */
+const placeholderLinks = ['Help Center', 'Contact Us', 'Privacy Policy', 'Terms of Service'];
+
+export function Footer() {
+  return (
+    <footer className="border-border border-t bg-card/40" data-testid="footer">
+      <div className="mx-auto flex w-full max-w-7xl flex-col gap-6 px-4 py-8 sm:px-6 md:flex-row md:items-center md:justify-between">
+        <Logo className="text-base" />
+        <nav aria-label="Footer">
+          <ul className="flex flex-wrap gap-x-6 gap-y-2 text-muted-foreground text-sm">
+            <li>
+              <Link to="/blog" className="hover:text-foreground hover:underline">
+                Blog
+              </Link>
+            </li>
+            {placeholderLinks.map((label) => (
+              <li key={label}>
+                <span aria-disabled="true" title="Coming soon" className="cursor-default">
+                  {label}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </div>
+      <p className="mx-auto w-full max-w-7xl px-4 pb-8 text-muted-foreground text-xs sm:px-6">
+        © {new Date().getFullYear()} StreamShop. All rights reserved.
+      </p>
+    </footer>
+  );
+}

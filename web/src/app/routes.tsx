@@ -1,0 +1,141 @@
+import type { RouteObject } from 'react-router';
+import { FullScreenSpinner } from './full-screen-spinner.tsx';
+import { HomeRoute } from './home-route.tsx';
+import { NotFoundPage } from './not-found-page.tsx';
+import { RequireSignedIn } from './require-signed-in.tsx';
+import { RootLayout } from './root-layout.tsx';
+import { RouteError } from './route-error.tsx';
+
+const GO_LIVE_NOTICE = {
+  title: 'Authentication Required',
+  description: 'Please sign in to start a live stream.',
+};
+
+// Feature pages load on demand so the first paint only carries the shell.
+const marketplace = async () => ({
+  Component: (await import('../features/marketplace/marketplace-page.tsx')).MarketplacePage,
+});
+const streamDiscPages = () => import('../features/marketing/stream-disc-page.tsx');
+
+/** Every route of spec section 2's route table. */
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    Component: RootLayout,
+    ErrorBoundary: RouteError,
+    HydrateFallback: FullScreenSpinner,
+    children: [
+      { index: true, Component: HomeRoute },
+      {
+        path: 'signin',
+        lazy: async () => ({
+          Component: (await import('../features/auth/sign-in-page.tsx')).SignInPage,
+        }),
+      },
+      {
+        path: 'signup',
+        lazy: async () => ({
+          Component: (await import('../features/auth/sign-up-page.tsx')).SignUpPage,
+        }),
+      },
+      {
+        path: 'mission',
+        lazy: async () => ({
+          Component: (await import('../features/marketing/mission-page.tsx')).MissionPage,
+        }),
+      },
+      {
+        path: 'social-impact',
+        lazy: async () => ({
+          Component: (await import('../features/marketing/social-impact-page.tsx')).SocialImpactPage,
+        }),
+      },
+      {
+        path: 'about',
+        lazy: async () => ({
+          Component: (await import('../features/marketing/about-page.tsx')).AboutPage,
+        }),
+      },
+      {
+        path: 'team',
+        lazy: async () => ({
+          Component: (await import('../features/marketing/team-page.tsx')).TeamPage,
+        }),
+      },
+      {
+        path: 'blog',
+        lazy: async () => ({
+          Component: (await import('../features/marketing/blog-page.tsx')).BlogPage,
+        }),
+      },
+      {
+        path: 'social',
+        lazy: async () => ({
+          Component: (await import('../features/marketing/social-page.tsx')).SocialPage,
+        }),
+      },
+      {
+        path: 'stream-disc',
+        lazy: async () => ({ Component: (await streamDiscPages()).StreamDiscLandingPage }),
+      },
+      {
+        path: 'stream-disc/music',
+        lazy: async () => ({ Component: (await streamDiscPages()).StreamDiscMusicPage }),
+      },
+      {
+        path: 'stream-disc/film',
+        lazy: async () => ({ Component: (await streamDiscPages()).StreamDiscFilmPage }),
+      },
+      { path: 'explore', lazy: marketplace },
+      { path: 'search', lazy: marketplace },
+      { path: 'c/:slug', lazy: marketplace },
+      {
+        Component: RequireSignedIn,
+        children: [
+          {
+            path: 'dashboard',
+            lazy: async () => ({
+              Component: (await import('../features/dashboard/dashboard-page.tsx')).DashboardPage,
+            }),
+          },
+        ],
+      },
+      {
+        element: <RequireSignedIn notice={GO_LIVE_NOTICE} />,
+        children: [
+          {
+            path: 'golive',
+            lazy: async () => ({
+              Component: (await import('../features/golive/go-live-page.tsx')).GoLivePage,
+            }),
+          },
+        ],
+      },
+      {
+        path: 's/:handle',
+        lazy: async () => ({
+          Component: (await import('../features/storefront/storefront-page.tsx')).StorefrontPage,
+        }),
+      },
+      {
+        path: 'room/:name',
+        lazy: async () => ({
+          Component: (await import('../features/room/room-page.tsx')).RoomPage,
+        }),
+      },
+      {
+        path: 'checkout/:productId',
+        lazy: async () => ({
+          Component: (await import('../features/checkout/checkout-page.tsx')).CheckoutPage,
+        }),
+      },
+      {
+        path: 'subscribe',
+        lazy: async () => ({
+          Component: (await import('../features/subscribe/subscribe-page.tsx')).SubscribePage,
+        }),
+      },
+      { path: '*', Component: NotFoundPage },
+    ],
+  },
+];

@@ -1,0 +1,61 @@
+import type { SigninBody, SignupBody, User } from '@streamshop/contract/auth.ts';
+import { type QueryClient, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiPost } from '../../lib/api.ts';
+
+export const AUTH_USER_URL = '/api/auth/user';
+export const authUserQueryKey = [AUTH_USER_URL] as const;
+
+/**
+ * GET /api/auth/user. 401 means signed out (null). Any other failure is kept as the query's
+ * error ('Auth check failed: {statusText}') and also counts as signed out.
+ */
+export async function fetchAuthUser(): Promise<User | null> {
+  const response = await fetch(AUTH_USER_URL, {
+    credentials: 'same-origin',
+    headers: { Accept: 'application/json' },
+  });
+  if (response.status === 401) return null;
+  if (!response.ok) throw new Error(`Auth check failed: ${response.statusText}`);
+  // Stored as received (spec section 3).
+  return (await response.json()) as User;
+}
+
+export const authUserQueryOptions = queryOptions({
+  queryKey: authUserQueryKey,
+  queryFn: fetchAuthUser,
+  meta: { handlesUnauthorized: true },
+});
+
+/** Sets the signed-in user (or null) and drops every other cached answer of the old session. */
+function replaceSession(queryClient: QueryClient, user: User | null): void {
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== AUTH_USER_URL });
+  queryClient.setQueryData(authUserQueryKey, user);
+}
+
+export function useSignInMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: SigninBody) => apiPost<User>('/api/auth/signin', body),
+    onSuccess: (user) => replaceSession(queryClient, user),
+  });
+}
+
+export function useSignUpMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: SignupBody) => apiPost<User>('/api/auth/signup', body),
+    onSuccess: (user) => replaceSession(queryClient, user),
+  });
+}
+
+export function useLogoutMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiPost<{ ok: true }>('/api/auth/logout'),
+    onSuccess: () => replaceSession(queryClient, null),
+  });
+}
+
+/** Browser navigations (not fetches): the server answers with redirects. */
+export const LOGOUT_NAVIGATION_URL = '/api/logout';
+export const externalSignInUrl = (provider: 'google' | 'replit') => `/api/auth/${provider}`;

@@ -1,0 +1,84 @@
+import { type FormEvent, useState } from 'react';
+import { Link, Navigate, useNavigate } from 'react-router';
+import { Button } from '../../components/ui/button.tsx';
+import { toast } from '../../components/ui/use-toast.ts';
+import { errorMessage } from '../../lib/api.ts';
+import { usePageTitle } from '../../lib/page-title.ts';
+import { useSignInMutation } from './api.ts';
+import { AuthCard, ExternalSignInButtons, Field, OrDivider, PasswordField } from './auth-form-parts.tsx';
+import { toSigninBody, validateSignIn } from './signin-validation.ts';
+import { useAuth } from './use-auth.ts';
+
+export function SignInPage() {
+  usePageTitle('Log In');
+  const { user } = useAuth();
+  const navigate = useNavigate();
+  const signIn = useSignInMutation();
+  const [handle, setHandle] = useState('');
+  const [password, setPassword] = useState('');
+
+  if (user) return <Navigate to="/dashboard" replace />;
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const problem = validateSignIn({ handle, password });
+    if (problem) {
+      toast({ ...problem, variant: 'destructive' });
+      return;
+    }
+    signIn.mutate(toSigninBody({ handle, password }), {
+      onSuccess: () => navigate('/dashboard', { replace: true }),
+      onError: (error) =>
+        toast({
+          title: 'Sign In Failed',
+          description: errorMessage(error, 'Invalid credentials'),
+          variant: 'destructive',
+        }),
+    });
+  }
+
+  return (
+    <AuthCard title="Welcome back" description="Log in to shop live streams and run your storefront.">
+      <ExternalSignInButtons />
+      <OrDivider />
+      <form className="grid gap-4" onSubmit={onSubmit} noValidate aria-label="Log in">
+        <Field
+          label="Handle"
+          name="handle"
+          placeholder="@yourhandle"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          value={handle}
+          onChange={(event) => setHandle(event.target.value)}
+          data-testid="signin-handle"
+        />
+        <PasswordField
+          label="Password"
+          name="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          data-testid="signin-password"
+          toggleTestId="signin-password-toggle"
+        />
+        <Button type="submit" className="w-full" disabled={signIn.isPending} data-testid="signin-submit">
+          {signIn.isPending ? 'Logging In...' : 'Log In'}
+        </Button>
+      </form>
+      <div className="grid gap-2 text-center text-muted-foreground text-sm">
+        <p>
+          Don't have an account?{' '}
+          <Link to="/signup" className="font-medium text-primary hover:underline">
+            Sign up
+          </Link>
+        </p>
+        <p>
+          <Link to="/" className="hover:text-foreground hover:underline">
+            Back to home
+          </Link>
+        </p>
+      </div>
+    </AuthCard>
+  );
+}

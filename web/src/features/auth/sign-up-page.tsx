@@ -1,0 +1,149 @@
+import { signupBodySchema } from '@streamshop/contract/auth.ts';
+import { PLAN_STREAM_SECONDS } from '@streamshop/contract/constants.ts';
+import { type FormEvent, useState } from 'react';
+import { Link, Navigate, useNavigate } from 'react-router';
+import { Button } from '../../components/ui/button.tsx';
+import { toast } from '../../components/ui/use-toast.ts';
+import { errorMessage } from '../../lib/api.ts';
+import { usePageTitle } from '../../lib/page-title.ts';
+import { useSignUpMutation } from './api.ts';
+import { AuthCard, ExternalSignInButtons, Field, OrDivider, PasswordField } from './auth-form-parts.tsx';
+import { type SignUpForm, toSignupBody, validateSignUp } from './signup-validation.ts';
+import { useAuth } from './use-auth.ts';
+
+const emptyForm: SignUpForm = {
+  firstName: '',
+  lastName: '',
+  email: '',
+  handle: '',
+  password: '',
+  confirmPassword: '',
+  businessName: '',
+};
+
+function signUpFailed(description: string) {
+  toast({ title: 'Sign Up Failed', description, variant: 'destructive' });
+}
+
+export function SignUpPage() {
+  usePageTitle('Sign Up');
+  const { user } = useAuth();
+  const navigate = useNavigate();
+  const signUp = useSignUpMutation();
+  const [form, setForm] = useState<SignUpForm>(emptyForm);
+
+  if (user) return <Navigate to="/dashboard" replace />;
+
+  const bind = (key: keyof SignUpForm) => ({
+    name: key,
+    value: form[key],
+    onChange: (event: { target: { value: string } }) =>
+      setForm((current) => ({ ...current, [key]: event.target.value })),
+  });
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const problem = validateSignUp(form);
+    if (problem) {
+      toast({ ...problem, variant: 'destructive' });
+      return;
+    }
+    const body = toSignupBody(form);
+    // The server validates with the same schema; checking here saves a round trip.
+    const parsed = signupBodySchema.safeParse(body);
+    if (!parsed.success) {
+      signUpFailed(parsed.error.issues[0]?.message ?? 'Failed to create account');
+      return;
+    }
+    signUp.mutate(body, {
+      onSuccess: () => navigate('/dashboard', { replace: true }),
+      // The server's message names the problem (e.g. 'That handle is already taken').
+      onError: (error) => signUpFailed(errorMessage(error, 'Failed to create account')),
+    });
+  }
+
+  return (
+    <AuthCard
+      title="Create your account"
+      description="Join StreamShop to sell live, keep a storefront and shop from creators."
+    >
+      <ExternalSignInButtons />
+      <OrDivider />
+      <form className="grid gap-4" onSubmit={onSubmit} noValidate aria-label="Sign up">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field
+            label="First Name"
+            autoComplete="given-name"
+            data-testid="signup-first-name"
+            {...bind('firstName')}
+          />
+          <Field
+            label="Last Name"
+            autoComplete="family-name"
+            data-testid="signup-last-name"
+            {...bind('lastName')}
+          />
+        </div>
+        <Field
+          label="Email"
+          type="email"
+          autoComplete="email"
+          placeholder="you@example.com"
+          data-testid="signup-email"
+          {...bind('email')}
+        />
+        <Field
+          label="Handle"
+          placeholder="@yourhandle"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          hint="Your storefront lives at /s/yourhandle. Letters, numbers and _."
+          data-testid="signup-handle"
+          {...bind('handle')}
+        />
+        <PasswordField
+          label="Password"
+          autoComplete="new-password"
+          data-testid="signup-password"
+          toggleTestId="signup-password-toggle"
+          {...bind('password')}
+        />
+        <PasswordField
+          label="Confirm Password"
+          autoComplete="new-password"
+          data-testid="signup-confirm-password"
+          toggleTestId="signup-confirm-password-toggle"
+          {...bind('confirmPassword')}
+        />
+        <Field
+          label="Business Name (optional)"
+          autoComplete="organization"
+          hint="Shown on your storefront."
+          data-testid="signup-business-name"
+          {...bind('businessName')}
+        />
+        <Button type="submit" className="w-full" disabled={signUp.isPending} data-testid="signup-submit">
+          {signUp.isPending ? 'Creating Account...' : 'Create Account'}
+        </Button>
+      </form>
+      <p className="text-center text-muted-foreground text-xs" data-testid="signup-terms">
+        By creating an account you agree to our Terms of Service and Privacy Policy. Free accounts have{' '}
+        {PLAN_STREAM_SECONDS.free}-second streams; upgrade to Pro any time for longer ones.
+      </p>
+      <div className="grid gap-2 text-center text-muted-foreground text-sm">
+        <p>
+          Already have an account?{' '}
+          <Link to="/signin" className="font-medium text-primary hover:underline">
+            Log in
+          </Link>
+        </p>
+        <p>
+          <Link to="/" className="hover:text-foreground hover:underline">
+            Back to home
+          </Link>
+        </p>
+      </div>
+    </AuthCard>
+  );
+}
