@@ -14,7 +14,17 @@ import type { Config } from './config.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { oidcRoutes } from './modules/auth/oidc-routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { imageUploadRoutes } from './modules/catalog/image-upload.ts';
+import { catalogRoutes } from './modules/catalog/routes.ts';
+import { RoomHub } from './modules/chat/room-hub.ts';
+import { chatRoutes } from './modules/chat/routes.ts';
+import { discRoutes } from './modules/disc/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { sellerRoutes } from './modules/seller/routes.ts';
+import { storefrontRoutes } from './modules/storefront/routes.ts';
+import { startAutoEnd } from './modules/streams/auto-end.ts';
+import { streamRoutes } from './modules/streams/routes.ts';
+import { type Bus, memoryBus, redisBus } from './platform/bus.ts';
 import { errorsPlugin } from './platform/errors.ts';
 import { originCheckPlugin } from './platform/origin-check.ts';
 import { memoryRateLimiter, type RateLimiter, redisRateLimiter } from './platform/rate-limit.ts';
@@ -26,6 +36,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     database: Database;
     config: Config;
+    hub: RoomHub;
   }
 }
 
@@ -34,6 +45,9 @@ export interface AppDeps {
   database?: Database;
   redis?: Redis;
   rateLimiter?: RateLimiter;
+  bus?: Bus;
+  /** Run the job that ends streams at their plan's limit (default true). */
+  autoEnd?: boolean;
   /** Where the built SPA lives; tests may point elsewhere. */
   webDist?: string;
 }
@@ -74,6 +88,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     deps.redis ?? (config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined);
   const limiter = deps.rateLimiter ?? (redis ? redisRateLimiter(redis, 'streamshop:') : memoryRateLimiter());
 
+  const ownsBus = !deps.bus;
+  const bus = deps.bus ?? (config.redisUrl ? redisBus(config.redisUrl, 'streamshop:') : memoryBus());
+  const hub = new RoomHub(bus);
+
   const app = Fastify({
     logger: { level: config.logLevel },
     genReqId: () => randomUUID(),
@@ -103,18 +121,34 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     secret: config.sessionSecret,
     secureCookies: config.publicUrl.startsWith('https:'),
   });
-  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
-  app.addHook('preClose', async () => {
-    for (const socket of app.websocketServer.clients) socket.close(WS_SERVICE_RESTART, 'Server restarting');
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: 64 * 1024 },
+    // On shutdown tell every client "service restart" (1012) so it reconnects to another instance.
+    preClose(done) {
+      for (const socket of app.websocketServer.clients) socket.close(WS_SERVICE_RESTART, 'Server restarting');
+      app.websocketServer.close(() => done());
+    },
   });
 
   await app.register(healthRoutes, { database, redis });
   await app.register(authRoutes, { db: database.db, limiter });
+  await app.register(discRoutes, { db: database.db, limiter });
   await app.register(oidcRoutes, { db: database.db, config });
+  await app.register(catalogRoutes, { db: database.db });
+  await app.register(imageUploadRoutes, { mediaDir: path.join(config.dataDir, 'media'), limiter });
+  await app.register(sellerRoutes, { db: database.db });
+  await app.register(storefrontRoutes, { db: database.db });
+  await app.register(streamRoutes, { db: database.db, hub });
+  await app.register(chatRoutes, { db: database.db, hub, publicUrl: config.publicUrl });
+  const stopAutoEnd = deps.autoEnd === false ? () => {} : startAutoEnd(database.db, hub, app.log);
 
   await registerStatic(app, config, deps.webDist ?? WEB_DIST);
 
+  app.decorate('hub', hub);
   app.addHook('onClose', async () => {
+    stopAutoEnd();
+    await hub.close();
+    if (ownsBus) await bus.close();
     if (ownsRedis) await redis?.quit().catch(() => redis.disconnect());
     if (ownsDatabase) await database.close();
   });

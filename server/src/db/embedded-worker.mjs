@@ -6,6 +6,7 @@
 // Plain JavaScript on purpose: a worker thread starts without the TypeScript loader.
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 /** dataDir: folder of the database files (undefined keeps it in memory); socketPath: where to listen. */
@@ -14,7 +15,7 @@ const port = parentPort;
 if (!port) throw new Error('embedded-worker must run as a worker thread');
 
 try {
-  const db = await PGlite.create(dataDir ? { dataDir } : {});
+  const db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } });
   const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 16 });
   await server.start();
   port.postMessage({ type: 'ready' });

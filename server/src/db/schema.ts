@@ -149,6 +149,7 @@ export const products = pgTable(
     index('products_category_price_idx').on(t.categoryId, t.priceCents),
     index('products_seller_idx').on(t.sellerId, t.createdAt.desc()),
     index('products_search_idx').using('gin', t.searchVector),
+    index('products_title_trgm_idx').using('gin', t.title.op('gin_trgm_ops')),
   ],
 );
 
@@ -165,6 +166,21 @@ export const chatMessages = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('chat_messages_stream_idx').on(t.streamId, t.createdAt)],
+);
+
+/** A user muted by a room's owner: their chat messages in that owner's rooms are refused. */
+export const chatMutes = pgTable(
+  'chat_mutes',
+  {
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('chat_mutes_key').on(t.ownerId, t.userId)],
 );
 
 /** A payment attempt with a provider: a checkout of one product or a Pro subscription. */

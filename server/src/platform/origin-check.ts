@@ -7,7 +7,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Paths called server-to-server (payment webhooks); they carry their own signatures. */
 const EXEMPT_PREFIXES = ['/api/webhooks/'];
 
-function sameOrigin(request: FastifyRequest, origin: string, publicOrigin: string): boolean {
+export function sameOrigin(request: FastifyRequest, origin: string, publicOrigin: string): boolean {
   if (origin === publicOrigin) return true;
   // The origin the request was addressed to (dev proxy, tests on a random port).
   const host = request.headers.host;

@@ -80,7 +80,8 @@ export const sessionsPlugin = fp<{ db: Db; secret: string; secureCookies: boolea
   { name: 'sessions', dependencies: ['@fastify/cookie'] },
 );
 
-/** preHandler for routes that need a signed-in user. */
-export async function requireUser(request: FastifyRequest): Promise<void> {
+/** The signed-in user of a request that needs one; 401 otherwise. */
+export function signedInUser(request: FastifyRequest): User {
   if (!request.user) throw unauthorized();
+  return request.user;
 }

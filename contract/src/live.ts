@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { streamSchema } from './catalog.ts';
+
+export const CHAT_MAX_LENGTH = 500;
+export const CHAT_HISTORY_SIZE = 50;
+/** Per user and room: a burst of 3 messages, then one per second. */
+export const CHAT_BURST = 3;
+export const CHAT_REFILL_PER_SEC = 1;
+
+export const createRoomBodySchema = z.object({
+  title: z
+    .string({ error: 'Stream title is required' })
+    .trim()
+    .min(1, 'Stream title is required')
+    .max(200, 'title must be at most 200 characters'),
+  description: z
+    .string()
+    .trim()
+    .max(2000, 'description must be at most 2,000 characters')
+    .nullish()
+    .transform((value) => value || null),
+  rtmpUrl: z
+    .string()
+    .trim()
+    .max(2000, 'rtmpUrl is too long')
+    .nullish()
+    .transform((value) => value || null)
+    .refine((value) => value === null || /^rtmps?:\/\/[^\s]+$/i.test(value), {
+      message: 'rtmpUrl must start with rtmp:// or rtmps://',
+    }),
+});
+export type CreateRoomBody = z.input<typeof createRoomBodySchema>;
+
+export const roomResponseSchema = z.object({ roomName: z.string(), stream: streamSchema });
+
+export const roomNameParamsSchema = z.object({
+  name: z.string().regex(/^[a-z0-9-]{3,80}$/, 'name must be a room name'),
+});
+
+/** Messages a client sends on /ws?room={name}. */
+export const clientMessageSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('chat_message'),
+    message: z.string().max(10_000),
+    /** Ignored: the server takes the name from the session. Kept for the spec's wire format. */
+    username: z.string().optional(),
+  }),
+  z.object({ type: z.literal('delete_message'), id: z.number().int().positive() }),
+  z.object({ type: z.literal('mute_user'), username: z.string().min(1).max(64) }),
+]);
+export type ClientMessage = z.infer<typeof clientMessageSchema>;
+
+export const chatMessageSchema = z.object({
+  type: z.literal('chat_message'),
+  id: z.number().int(),
+  username: z.string(),
+  message: z.string(),
+  /** ISO time the server accepted the message. */
+  timestamp: z.string(),
+});
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
+
+/** Messages the server sends on /ws?room={name}. */
+export type ServerMessage =
+  | ChatMessage
+  | { type: 'chat_history'; messages: ChatMessage[] }
+  | { type: 'viewer_count'; count: number }
+  | { type: 'message_deleted'; id: number }
+  | { type: 'stream_started'; endsAt: string }
+  | { type: 'stream_ended' }
+  | { type: 'error'; code: string; message: string };

@@ -1,0 +1,1 @@
+CREATE INDEX "products_title_trgm_idx" ON "products" USING gin ("title" gin_trgm_ops);

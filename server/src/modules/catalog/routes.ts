@@ -1,0 +1,91 @@
+import {
+  exploreQuerySchema,
+  exploreResponseSchema,
+  facetsResponseSchema,
+  productBodySchema,
+  productIdParamsSchema,
+  productSchema,
+} from '@streamshop/contract/catalog.ts';
+import { errorBodySchema } from '@streamshop/contract/errors.ts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { signedInUser } from '../../platform/sessions.ts';
+import {
+  createProduct,
+  deleteProduct,
+  explore,
+  facets,
+  getProduct,
+  listSellerProducts,
+  updateProduct,
+} from './service.ts';
+
+const facetsQuerySchema = exploreQuerySchema.omit({ sort: true, page: true, limit: true });
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
+
+export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  app.get(
+    '/api/explore',
+    {
+      schema: {
+        querystring: exploreQuerySchema,
+        response: { 200: exploreResponseSchema, 400: errorBodySchema },
+      },
+    },
+    async (request) => explore(db, request.query),
+  );
+
+  app.get(
+    '/api/facets',
+    {
+      schema: {
+        querystring: facetsQuerySchema,
+        response: { 200: facetsResponseSchema, 400: errorBodySchema },
+      },
+    },
+    async (request) => facets(db, request.query),
+  );
+
+  app.get(
+    '/api/products/mine',
+    { schema: { response: { 200: z.array(productSchema), ...errors } } },
+    async (request) => listSellerProducts(db, signedInUser(request).id),
+  );
+
+  app.get(
+    '/api/products/:id',
+    { schema: { params: productIdParamsSchema, response: { 200: productSchema, ...errors } } },
+    async (request) => getProduct(db, request.params.id),
+  );
+
+  app.post(
+    '/api/products',
+    { schema: { body: productBodySchema, response: { 201: productSchema, ...errors } } },
+    async (request, reply) => {
+      const product = await createProduct(db, signedInUser(request).id, request.body);
+      return reply.status(201).send(product);
+    },
+  );
+
+  app.put(
+    '/api/products/:id',
+    {
+      schema: {
+        params: productIdParamsSchema,
+        body: productBodySchema,
+        response: { 200: productSchema, ...errors },
+      },
+    },
+    async (request) => updateProduct(db, signedInUser(request).id, request.params.id, request.body),
+  );
+
+  app.delete(
+    '/api/products/:id',
+    { schema: { params: productIdParamsSchema, response: { 204: z.null(), ...errors } } },
+    async (request, reply) => {
+      await deleteProduct(db, signedInUser(request).id, request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+};

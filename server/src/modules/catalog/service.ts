@@ -1,0 +1,143 @@
+import type {
+  ExploreResponse,
+  exploreQuerySchema,
+  FacetsResponse,
+  Product,
+  productBodySchema,
+} from '@streamshop/contract/catalog.ts';
+import type { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { badRequest, notFound } from '../../platform/errors.ts';
+import { listLiveStreams } from '../streams/service.ts';
+import {
+  anyFullTextMatch,
+  countByCategory,
+  countByCondition,
+  countProducts,
+  findProducts,
+  type ProductFilter,
+  type SearchMode,
+} from './explore-repo.ts';
+import { toProduct } from './product-row.ts';
+import {
+  categoryExists,
+  deleteOwnProduct,
+  findProduct,
+  findProductsOfSeller,
+  insertProduct,
+  updateOwnProduct,
+} from './products-repo.ts';
+
+export type ExploreQuery = z.output<typeof exploreQuerySchema>;
+export type ProductInput = z.output<typeof productBodySchema>;
+
+function toFilter(query: Omit<ExploreQuery, 'sort' | 'page' | 'limit'>): ProductFilter {
+  return {
+    search: query.search || undefined,
+    categoryId: query.category,
+    condition: query.condition,
+    minPriceCents: query.minPrice === undefined ? undefined : Math.round(query.minPrice * 100),
+    maxPriceCents: query.maxPrice === undefined ? undefined : Math.round(query.maxPrice * 100),
+  };
+}
+
+/**
+ * Full-text first; when the term matches nothing in the whole catalogue, trigram similarity catches
+ * typos ('rangefindr' -> 'rangefinder'). Decided by the term alone, so explore and facets always
+ * agree for the same search whatever the filters.
+ */
+async function searchMode(db: Db, search: string | undefined): Promise<SearchMode> {
+  if (!search) return 'fulltext';
+  return (await anyFullTextMatch(db, search)) ? 'fulltext' : 'fuzzy';
+}
+
+export async function explore(db: Db, query: ExploreQuery): Promise<ExploreResponse> {
+  const filter = toFilter(query);
+  if (
+    filter.minPriceCents !== undefined &&
+    filter.maxPriceCents !== undefined &&
+    filter.minPriceCents > filter.maxPriceCents
+  ) {
+    throw badRequest('Invalid maxPrice: must not be below minPrice', {
+      maxPrice: 'must not be below minPrice',
+    });
+  }
+  const mode = await searchMode(db, filter.search);
+  const [count, live] = await Promise.all([countProducts(db, filter, mode), listLiveStreams(db)]);
+  const offset = (query.page - 1) * query.limit;
+  const rows =
+    offset < count.total ? await findProducts(db, filter, mode, query.sort, query.limit, offset) : [];
+  return {
+    products: rows.map(toProduct),
+    live,
+    pagination: {
+      page: query.page,
+      limit: query.limit,
+      total: count.total,
+      totalPages: Math.ceil(count.total / query.limit),
+      totalIsEstimate: count.estimate,
+    },
+  };
+}
+
+export async function facets(
+  db: Db,
+  query: Omit<ExploreQuery, 'sort' | 'page' | 'limit'>,
+): Promise<FacetsResponse> {
+  const filter = toFilter(query);
+  const mode = await searchMode(db, filter.search);
+  const [categories, conditions] = await Promise.all([
+    countByCategory(db, filter, mode),
+    countByCondition(db, filter, mode),
+  ]);
+  return {
+    categories: categories.map((c) => ({
+      id: c.id,
+      name: c.name,
+      slug: c.slug,
+      productCount: Number(c.product_count),
+    })),
+    conditions: (['new', 'used', 'refurbished'] as const).map((condition) => ({
+      condition,
+      productCount: Number(conditions.find((c) => c.condition === condition)?.product_count ?? 0),
+    })),
+  };
+}
+
+async function assertCategory(db: Db, categoryId: number) {
+  if (!(await categoryExists(db, categoryId))) {
+    throw badRequest('Invalid categoryId: no such category', { categoryId: 'no such category' });
+  }
+}
+
+export async function createProduct(db: Db, sellerId: string, input: ProductInput): Promise<Product> {
+  await assertCategory(db, input.categoryId);
+  return toProduct(await insertProduct(db, sellerId, input));
+}
+
+/** Someone else's product answers 404 like a missing one, so ids of others are not confirmed. */
+export async function updateProduct(
+  db: Db,
+  sellerId: string,
+  id: string,
+  input: ProductInput,
+): Promise<Product> {
+  await assertCategory(db, input.categoryId);
+  const row = await updateOwnProduct(db, sellerId, id, input);
+  if (!row) throw notFound('Product not found');
+  return toProduct(row);
+}
+
+export async function deleteProduct(db: Db, sellerId: string, id: string): Promise<void> {
+  if (!(await deleteOwnProduct(db, sellerId, id))) throw notFound('Product not found');
+}
+
+export async function getProduct(db: Db, id: string): Promise<Product> {
+  const row = await findProduct(db, id);
+  if (!row) throw notFound('Product not found');
+  return toProduct(row);
+}
+
+export async function listSellerProducts(db: Db, sellerId: string): Promise<Product[]> {
+  return (await findProductsOfSeller(db, sellerId)).map(toProduct);
+}

@@ -1,0 +1,266 @@
+import type { ServerMessage } from '@streamshop/contract/live.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { redisBus } from '../../platform/bus.ts';
+import { buildTestApp, signUp, type TestApp } from '../../test/test-app.ts';
+
+let t: TestApp;
+let base: string;
+let owner: Awaited<ReturnType<typeof signUp>>;
+let viewer: Awaited<ReturnType<typeof signUp>>;
+let room: string;
+
+/** A chat client that records what it receives and can wait for a message of a kind. */
+async function connect(roomName: string, cookie?: string, origin?: string, at = base) {
+  const headers: Record<string, string> = {};
+  if (cookie) headers.cookie = cookie;
+  if (origin) headers.origin = origin;
+  const socket = new WebSocket(`${at}/ws?room=${encodeURIComponent(roomName)}`, { headers });
+  const received: ServerMessage[] = [];
+  const waiters: Array<() => void> = [];
+  socket.on('message', (data) => {
+    received.push(JSON.parse(data.toString()));
+    for (const w of waiters.splice(0)) w();
+  });
+  const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  async function next<T extends ServerMessage['type']>(
+    type: T,
+    match: (m: Extract<ServerMessage, { type: T }>) => boolean = () => true,
+  ): Promise<Extract<ServerMessage, { type: T }>> {
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const found = received.find((m) => m.type === type && match(m as Extract<ServerMessage, { type: T }>));
+      if (found) {
+        received.splice(received.indexOf(found), 1);
+        return found as Extract<ServerMessage, { type: T }>;
+      }
+      if (Date.now() > deadline) throw new Error(`no ${type} message; got ${JSON.stringify(received)}`);
+      await new Promise<void>((resolve) => {
+        waiters.push(resolve);
+        setTimeout(resolve, 100);
+      });
+    }
+  }
+  const send = (message: unknown) =>
+    socket.send(typeof message === 'string' ? message : JSON.stringify(message));
+  return { socket, received, next, send, closed };
+}
+
+beforeAll(async () => {
+  t = await buildTestApp({}, { autoEnd: false });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.app.server.address();
+  base = `ws://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  owner = await signUp(t.app);
+  viewer = await signUp(t.app);
+  const created = await t.app.inject({
+    method: 'POST',
+    url: '/api/rooms',
+    headers: { cookie: owner.cookie },
+    payload: { title: 'Chat room' },
+  });
+  room = created.json().roomName;
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('chat on /ws?room=', () => {
+  it('broadcasts a signed-in user’s message with the name from the session, not the client', async () => {
+    const watcher = await connect(room);
+    const sender = await connect(room, viewer.cookie);
+    await sender.next('chat_history');
+    sender.send({ type: 'chat_message', username: 'admin', message: '  hello <b>there</b>  ' });
+    const seen = await watcher.next('chat_message');
+    expect(seen).toMatchObject({ username: viewer.handle, message: 'hello <b>there</b>' });
+    expect(Date.parse(seen.timestamp)).not.toBeNaN();
+    watcher.socket.close();
+    sender.socket.close();
+  });
+
+  it('sends the last 50 messages to a client that joins, oldest first', async () => {
+    const sender = await connect(room, owner.cookie);
+    await sender.next('chat_history');
+    for (let i = 0; i < 3; i++) {
+      sender.send({ type: 'chat_message', message: `history ${i}` });
+      await sender.next('chat_message', (m) => m.message === `history ${i}`);
+    }
+    const late = await connect(room);
+    const history = await late.next('chat_history');
+    const texts = history.messages.map((m) => m.message);
+    expect(texts.slice(-3)).toEqual(['history 0', 'history 1', 'history 2']);
+    expect(history.messages.length).toBeLessThanOrEqual(50);
+    sender.socket.close();
+    late.socket.close();
+  });
+
+  it('lets anonymous sockets read but not send', async () => {
+    const anonymous = await connect(room);
+    anonymous.send({ type: 'chat_message', message: 'hi' });
+    const error = await anonymous.next('error');
+    expect(error).toMatchObject({ code: 'SIGN_IN_REQUIRED', message: 'Sign in to chat' });
+    anonymous.socket.close();
+  });
+
+  it('drops empty messages and refuses ones over 500 characters', async () => {
+    const sender = await connect(room, viewer.cookie);
+    await sender.next('chat_history');
+    sender.send({ type: 'chat_message', message: '    ' });
+    sender.send({ type: 'chat_message', message: 'x'.repeat(501) });
+    expect((await sender.next('error')).code).toBe('TOO_LONG');
+    sender.send({ type: 'chat_message', message: 'x'.repeat(500) });
+    await sender.next('chat_message', (m) => m.message.length === 500);
+    expect(sender.received.filter((m) => m.type === 'chat_message' && m.message === '')).toEqual([]);
+    sender.socket.close();
+  });
+
+  it('answers malformed frames with an error and keeps the socket open', async () => {
+    const sender = await connect(room, viewer.cookie);
+    await sender.next('chat_history');
+    for (const frame of ['not json', '{"type":"nope"}', '[]', '{"type":"chat_message","message":42}']) {
+      sender.send(frame);
+      expect((await sender.next('error')).code).toBe('BAD_MESSAGE');
+    }
+    expect(sender.socket.readyState).toBe(WebSocket.OPEN);
+    sender.socket.close();
+  });
+
+  it('rate-limits a burst: 3 go through, the rest get an error and are not broadcast', async () => {
+    const spammer = await signUp(t.app);
+    const sender = await connect(room, spammer.cookie);
+    await sender.next('chat_history');
+    for (let i = 0; i < 6; i++) sender.send({ type: 'chat_message', message: `burst ${i}` });
+    const errors = [];
+    for (let i = 0; i < 3; i++) errors.push(await sender.next('error'));
+    expect(errors.every((e) => e.code === 'RATE_LIMITED')).toBe(true);
+    for (let i = 0; i < 3; i++) await sender.next('chat_message', (m) => m.message === `burst ${i}`);
+    const { rows } = await t.database.pool.query(
+      `select count(*)::int as n from chat_messages where username = $1`,
+      [spammer.handle],
+    );
+    expect(rows[0].n).toBe(3);
+    sender.socket.close();
+  });
+
+  it('lets the owner delete a message and mute a user; others cannot', async () => {
+    const host = await connect(room, owner.cookie);
+    const guest = await connect(room, viewer.cookie);
+    await host.next('chat_history');
+    await guest.next('chat_history');
+    guest.send({ type: 'chat_message', message: 'buy my stuff elsewhere' });
+    const spam = await host.next('chat_message', (m) => m.message === 'buy my stuff elsewhere');
+
+    guest.send({ type: 'delete_message', id: spam.id });
+    expect((await guest.next('error')).code).toBe('FORBIDDEN');
+    host.send({ type: 'delete_message', id: spam.id });
+    expect((await guest.next('message_deleted')).id).toBe(spam.id);
+
+    guest.send({ type: 'mute_user', username: owner.handle });
+    expect((await guest.next('error')).code).toBe('FORBIDDEN');
+    host.send({ type: 'mute_user', username: `@${viewer.handle}` });
+    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 1100)); // let the rate limit refill
+    guest.send({ type: 'chat_message', message: 'am I muted?' });
+    expect((await guest.next('error')).code).toBe('MUTED');
+    host.socket.close();
+    guest.socket.close();
+  });
+
+  it('counts viewers and pushes the count on the same socket', async () => {
+    const other = await t.app.inject({
+      method: 'POST',
+      url: '/api/rooms',
+      headers: { cookie: owner.cookie },
+      payload: { title: 'Count room' },
+    });
+    const countRoom = other.json().roomName;
+    const a = await connect(countRoom);
+    expect((await a.next('viewer_count', (m) => m.count === 1)).count).toBe(1);
+    const b = await connect(countRoom);
+    await a.next('viewer_count', (m) => m.count === 2);
+    b.socket.close();
+    await a.next('viewer_count', (m) => m.count === 1);
+    a.socket.close();
+    const stream = (await t.app.inject({ url: `/api/streams/${countRoom}` })).json();
+    expect(stream.viewCount).toBe(2);
+  });
+
+  it('tells viewers when the stream ends', async () => {
+    const watcher = await connect(room);
+    await watcher.next('chat_history');
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/streams/${room}/start`,
+      headers: { cookie: owner.cookie },
+    });
+    await watcher.next('stream_started');
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/streams/${room}/end`,
+      headers: { cookie: owner.cookie },
+    });
+    await watcher.next('stream_ended');
+    watcher.socket.close();
+  });
+
+  it('closes sockets for unknown rooms and cross-site origins', async () => {
+    const missing = await connect('no-such-room-42');
+    expect((await missing.next('error')).message).toBe('Invalid room URL');
+    expect(await missing.closed).toBe(4404);
+    const crossSite = await connect(room, viewer.cookie, 'https://evil.example');
+    expect(await crossSite.closed).toBe(4403);
+  });
+
+  it('closes sockets with 1012 when the server shuts down', async () => {
+    const extra = await buildTestApp({}, { database: t.database, autoEnd: false });
+    await extra.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = extra.app.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/ws?room=${room}`);
+    await new Promise((resolve) => socket.once('open', resolve));
+    const code = new Promise<number>((resolve) => socket.once('close', (c) => resolve(c)));
+    await extra.close();
+    expect(await code).toBe(1012);
+  });
+});
+
+const redisUrl = process.env.TEST_REDIS_URL;
+describe.skipIf(!redisUrl)('two instances through Redis', () => {
+  it('delivers chat and sums viewer counts across instances', async () => {
+    const prefix = `test-${Math.random().toString(36).slice(2)}:`;
+    const instances = await Promise.all(
+      [0, 1].map(() =>
+        buildTestApp(
+          { sessionSecret: t.config.sessionSecret },
+          { database: t.database, autoEnd: false, bus: redisBus(redisUrl ?? '', prefix) },
+        ),
+      ),
+    );
+    try {
+      const urls: string[] = [];
+      for (const instance of instances) {
+        await instance.app.listen({ port: 0, host: '127.0.0.1' });
+        const address = instance.app.server.address();
+        urls.push(`ws://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
+      }
+      const talker = await signUp(t.app);
+      const onA = await connect(room, talker.cookie, undefined, urls[0]);
+      await onA.next('chat_history');
+      const onB = await connect(room, undefined, undefined, urls[1]);
+      await onB.next('viewer_count', (m) => m.count === 2);
+      await onA.next('viewer_count', (m) => m.count === 2);
+      onA.send({ type: 'chat_message', message: 'across instances' });
+      const seen = await onB.next('chat_message', (m) => m.message === 'across instances');
+      expect(seen.username).toBe(talker.handle);
+      onB.socket.close();
+      await onA.next('viewer_count', (m) => m.count === 1);
+      onA.socket.close();
+    } finally {
+      for (const instance of instances) await instance.close();
+    }
+  });
+});

@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import type { ServerMessage } from '@streamshop/contract/live.ts';
+import type { WebSocket } from 'ws';
+import type { Bus } from '../../platform/bus.ts';
+
+const HEARTBEAT_MS = 5000;
+/** An instance whose presence was not heard for this long no longer counts. */
+const PRESENCE_TTL_MS = 15_000;
+
+type PresenceMessage = { kind: 'count'; instance: string; count: number } | { kind: 'query' };
+
+interface LocalRoom {
+  sockets: Set<WebSocket>;
+  presence: Map<string, { count: number; at: number }>;
+  lastSentCount: number;
+  unsubscribe: Array<() => Promise<void>>;
+}
+
+/**
+ * The sockets of each room on this instance, and the fan-out of room events through the bus, so
+ * a message published on any instance reaches every viewer of the room. Each event is serialised
+ * once and the same string is sent to every socket. Viewer counts add up every instance's own
+ * count, exchanged on a presence channel.
+ */
+export class RoomHub {
+  private readonly rooms = new Map<string, LocalRoom>();
+  private readonly pending = new Map<string, Promise<LocalRoom>>();
+  private readonly heartbeat: NodeJS.Timeout;
+
+  constructor(
+    private readonly bus: Bus,
+    private readonly instanceId: string = randomUUID(),
+    private readonly now: () => number = Date.now,
+  ) {
+    this.heartbeat = setInterval(() => {
+      for (const name of this.rooms.keys()) void this.announce(name);
+    }, HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  async join(roomName: string, socket: WebSocket): Promise<void> {
+    const room = await this.open(roomName);
+    room.sockets.add(socket);
+    await this.announce(roomName);
+  }
+
+  async leave(roomName: string, socket: WebSocket): Promise<void> {
+    const room = this.rooms.get(roomName);
+    if (!room || !room.sockets.delete(socket)) return;
+    await this.announce(roomName);
+    if (room.sockets.size === 0) {
+      this.rooms.delete(roomName);
+      await Promise.all(room.unsubscribe.map((off) => off()));
+    }
+  }
+
+  /** Sends an event to every viewer of the room on every instance. */
+  async publish(roomName: string, message: ServerMessage): Promise<void> {
+    await this.bus.publish(`room:${roomName}`, JSON.stringify(message));
+  }
+
+  viewerCount(roomName: string): number {
+    const room = this.rooms.get(roomName);
+    return room ? this.total(room) : 0;
+  }
+
+  localSockets(): number {
+    let n = 0;
+    for (const room of this.rooms.values()) n += room.sockets.size;
+    return n;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.heartbeat);
+    const rooms = [...this.rooms.values()];
+    this.rooms.clear();
+    await Promise.all(rooms.flatMap((room) => room.unsubscribe.map((off) => off())));
+  }
+
+  private open(roomName: string): Promise<LocalRoom> {
+    const existing = this.rooms.get(roomName);
+    if (existing) return Promise.resolve(existing);
+    let opening = this.pending.get(roomName);
+    if (!opening) {
+      opening = this.subscribe(roomName).finally(() => this.pending.delete(roomName));
+      this.pending.set(roomName, opening);
+    }
+    return opening;
+  }
+
+  private async subscribe(roomName: string): Promise<LocalRoom> {
+    const room: LocalRoom = { sockets: new Set(), presence: new Map(), lastSentCount: -1, unsubscribe: [] };
+    room.unsubscribe.push(
+      await this.bus.subscribe(`room:${roomName}`, (payload) => this.deliver(room, payload)),
+      await this.bus.subscribe(`presence:${roomName}`, (payload) => this.onPresence(roomName, room, payload)),
+    );
+    this.rooms.set(roomName, room);
+    // Ask the other instances for their counts now rather than at their next heartbeat.
+    await this.bus.publish(
+      `presence:${roomName}`,
+      JSON.stringify({ kind: 'query' } satisfies PresenceMessage),
+    );
+    return room;
+  }
+
+  private deliver(room: LocalRoom, payload: string) {
+    for (const socket of room.sockets) {
+      if (socket.readyState === socket.OPEN) socket.send(payload);
+    }
+  }
+
+  private async announce(roomName: string) {
+    const room = this.rooms.get(roomName);
+    const count = room?.sockets.size ?? 0;
+    const message: PresenceMessage = { kind: 'count', instance: this.instanceId, count };
+    await this.bus.publish(`presence:${roomName}`, JSON.stringify(message));
+  }
+
+  private onPresence(roomName: string, room: LocalRoom, payload: string) {
+    let message: PresenceMessage;
+    try {
+      message = JSON.parse(payload) as PresenceMessage;
+    } catch {
+      return;
+    }
+    if (message.kind === 'query') {
+      if (room.sockets.size > 0) void this.announce(roomName);
+      return;
+    }
+    room.presence.set(message.instance, { count: message.count, at: this.now() });
+    const total = this.total(room);
+    if (total !== room.lastSentCount) {
+      room.lastSentCount = total;
+      this.deliver(room, JSON.stringify({ type: 'viewer_count', count: total } satisfies ServerMessage));
+    }
+  }
+
+  private total(room: LocalRoom): number {
+    const t = this.now();
+    let total = 0;
+    for (const [instance, entry] of room.presence) {
+      if (t - entry.at > PRESENCE_TTL_MS) room.presence.delete(instance);
+      else total += entry.count;
+    }
+    return total;
+  }
+}

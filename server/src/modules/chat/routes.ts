@@ -1,0 +1,123 @@
+import { CHAT_MAX_LENGTH, clientMessageSchema, type ServerMessage } from '@streamshop/contract/live.ts';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import type { Db } from '../../db/client.ts';
+import { sameOrigin } from '../../platform/origin-check.ts';
+import { findStreamByRoom, type StreamRecord } from '../streams/repo.ts';
+import { ChatRateLimiter } from './rate-limit.ts';
+import { countView, deleteMessage, insertMessage, isMuted, latestMessages, muteUser } from './repo.ts';
+import type { RoomHub } from './room-hub.ts';
+
+/** Close codes in the 4000 range are ours: like HTTP 403/404 for a socket. */
+const CLOSE_FORBIDDEN = 4403;
+const CLOSE_NOT_FOUND = 4404;
+
+const send = (socket: WebSocket, message: ServerMessage) => {
+  if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+};
+const refuse = (socket: WebSocket, code: string, message: string) =>
+  send(socket, { type: 'error', code, message });
+
+export const chatRoutes: FastifyPluginAsync<{ db: Db; hub: RoomHub; publicUrl: string }> = async (
+  app,
+  { db, hub, publicUrl },
+) => {
+  const limiter = new ChatRateLimiter();
+  const publicOrigin = new URL(publicUrl).origin;
+
+  async function handle(socket: WebSocket, request: FastifyRequest, stream: StreamRecord, raw: string) {
+    let data: unknown;
+    try {
+      data = JSON.parse(raw);
+    } catch {
+      return refuse(socket, 'BAD_MESSAGE', 'Messages must be JSON');
+    }
+    const parsed = clientMessageSchema.safeParse(data);
+    if (!parsed.success) return refuse(socket, 'BAD_MESSAGE', 'Unknown or malformed message');
+    const message = parsed.data;
+    const user = request.user;
+    if (!user) return refuse(socket, 'SIGN_IN_REQUIRED', 'Sign in to chat');
+
+    switch (message.type) {
+      case 'chat_message': {
+        const text = message.message.trim();
+        if (!text) return; // empty messages are dropped
+        if (text.length > CHAT_MAX_LENGTH) {
+          return refuse(socket, 'TOO_LONG', `Messages can be at most ${CHAT_MAX_LENGTH} characters`);
+        }
+        if (!limiter.take(`${stream.id}:${user.id}`)) {
+          return refuse(socket, 'RATE_LIMITED', 'You are sending messages too fast. Wait a moment.');
+        }
+        if (user.id !== stream.owner_id && (await isMuted(db, stream.owner_id, user.id))) {
+          return refuse(socket, 'MUTED', 'The host has muted you in this room');
+        }
+        const saved = await insertMessage(db, stream.id, user.id, user.handle, text);
+        return hub.publish(stream.room_name, saved);
+      }
+      case 'delete_message': {
+        if (user.id !== stream.owner_id)
+          return refuse(socket, 'FORBIDDEN', 'Only the host can delete messages');
+        if (await deleteMessage(db, stream.id, message.id)) {
+          await hub.publish(stream.room_name, { type: 'message_deleted', id: message.id });
+        }
+        return;
+      }
+      case 'mute_user': {
+        if (user.id !== stream.owner_id) return refuse(socket, 'FORBIDDEN', 'Only the host can mute');
+        const handle = message.username.trim().replace(/^@/, '').toLowerCase();
+        if (!(await muteUser(db, stream.owner_id, handle)))
+          return refuse(socket, 'NOT_FOUND', 'No such user');
+        return;
+      }
+    }
+  }
+
+  app.get('/ws', { websocket: true }, (socket, request) => {
+    // Listeners first, synchronously, so no frame is lost while the room is looked up.
+    let ready: Promise<StreamRecord | undefined> = Promise.resolve(undefined);
+    let queue: Promise<unknown> = Promise.resolve();
+    socket.on('message', (data, isBinary) => {
+      queue = queue.then(async () => {
+        const stream = await ready;
+        if (!stream) return;
+        if (isBinary) return refuse(socket, 'BAD_MESSAGE', 'Messages must be JSON text');
+        try {
+          await handle(socket, request, stream, data.toString());
+        } catch (error) {
+          request.log.error({ err: error }, 'chat message failed');
+          refuse(socket, 'INTERNAL', 'Something went wrong; try again');
+        }
+      });
+    });
+
+    const origin = request.headers.origin;
+    if (origin && !sameOrigin(request, origin, publicOrigin)) {
+      socket.close(CLOSE_FORBIDDEN, 'Cross-site WebSocket refused');
+      return;
+    }
+    const roomName = (request.query as { room?: unknown }).room;
+    ready = (async () => {
+      const stream =
+        typeof roomName === 'string' && /^[a-z0-9-]{3,80}$/.test(roomName)
+          ? await findStreamByRoom(db, roomName)
+          : undefined;
+      if (!stream) {
+        refuse(socket, 'NOT_FOUND', 'Invalid room URL');
+        socket.close(CLOSE_NOT_FOUND, 'No such room');
+        return undefined;
+      }
+      await countView(db, stream.id);
+      await hub.join(stream.room_name, socket);
+      socket.once('close', () => void hub.leave(stream.room_name, socket));
+      send(socket, { type: 'chat_history', messages: await latestMessages(db, stream.id) });
+      if (stream.is_active && stream.ends_at)
+        send(socket, { type: 'stream_started', endsAt: stream.ends_at.toISOString() });
+      if (stream.ended_at) send(socket, { type: 'stream_ended' });
+      return stream;
+    })().catch((error) => {
+      request.log.error({ err: error }, 'joining a room failed');
+      socket.close(1011, 'Server error');
+      return undefined;
+    });
+  });
+};

@@ -1,0 +1,92 @@
+import {
+  BETA_DUPLICATE_MESSAGE,
+  type betaSignupBodySchema,
+  type discOrderBodySchema,
+  type NewsletterPreorder,
+  type newsletterPreorderBodySchema,
+  PREORDER_DUPLICATE_MESSAGE,
+} from '@streamshop/contract/disc.ts';
+import { discTotalPrice, discUnitPriceCents } from '@streamshop/contract/money.ts';
+import type { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { badRequest, conflict, tooManyRequests } from '../../platform/errors.ts';
+import type { RateLimiter } from '../../platform/rate-limit.ts';
+import { insertBetaSignup, insertDiscOrder, insertNewsletterPreorder, uniqueViolation } from './repo.ts';
+
+export type BetaSignupInput = z.output<typeof betaSignupBodySchema>;
+export type NewsletterPreorderInput = z.output<typeof newsletterPreorderBodySchema>;
+export type DiscOrderInput = z.output<typeof discOrderBodySchema>;
+
+/** Submissions allowed per client address and form, per window: generous for people, not for bots. */
+export const DISC_FORM_LIMITS = { perIp: 20, windowSec: 600 };
+
+export type DiscForm = 'beta' | 'preorder' | 'order';
+
+/** Counts one submission of a public form from this address; throws 429 past the limit. */
+export async function throttleDiscForm(limiter: RateLimiter, form: DiscForm, ip: string): Promise<void> {
+  const result = await limiter.hit(
+    `disc:${form}:ip:${ip}`,
+    DISC_FORM_LIMITS.perIp,
+    DISC_FORM_LIMITS.windowSec,
+  );
+  if (!result.allowed) throw tooManyRequests(result.retryAfterSec);
+}
+
+/** Records an email for beta access; an email already registered (any case) is a 409. */
+export async function registerBetaSignup(db: Db, input: BetaSignupInput): Promise<void> {
+  try {
+    await insertBetaSignup(db, { email: input.email, source: input.source ?? 'site' });
+  } catch (error) {
+    if (uniqueViolation(error) === 'beta_signups_email_key') {
+      throw conflict('CONFLICT', BETA_DUPLICATE_MESSAGE, { email: 'is already registered' });
+    }
+    throw error;
+  }
+}
+
+/**
+ * Reserves discs of the Limited Founders Batch Edition. The total is computed here from the
+ * quantity and the tier table; a client total that disagrees is refused, never stored.
+ */
+export async function createNewsletterPreorder(
+  db: Db,
+  input: NewsletterPreorderInput,
+): Promise<NewsletterPreorder> {
+  const totalPrice = discTotalPrice(input.quantity);
+  if (input.totalPrice !== totalPrice) {
+    throw badRequest(`Invalid totalPrice: ${input.quantity} discs cost ${totalPrice}`, {
+      totalPrice: `does not match the price for ${input.quantity} discs (${totalPrice})`,
+    });
+  }
+  try {
+    const row = await insertNewsletterPreorder(db, {
+      name: input.name,
+      email: input.email,
+      quantity: input.quantity,
+      totalPriceCents: discUnitPriceCents(input.quantity) * input.quantity,
+    });
+    return { id: row.id, quantity: row.quantity, totalPrice };
+  } catch (error) {
+    if (uniqueViolation(error) === 'newsletter_preorders_email_key') {
+      throw conflict('CONFLICT', PREORDER_DUPLICATE_MESSAGE, { email: 'already has a pre-order' });
+    }
+    throw error;
+  }
+}
+
+/** Records a full disc order; the team follows up with payment details. */
+export async function createDiscOrder(db: Db, input: DiscOrderInput): Promise<{ id: string }> {
+  const row = await insertDiscOrder(db, {
+    name: input.name,
+    email: input.email,
+    phone: input.phone ?? null,
+    company: input.company ?? null,
+    quantity: input.quantity,
+    shippingAddress: input.shippingAddress,
+    city: input.city,
+    state: input.state,
+    zipCode: input.zipCode,
+    country: input.country,
+  });
+  return { id: row.id };
+}

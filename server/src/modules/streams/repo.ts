@@ -1,0 +1,27 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+
+export type StreamRecord = {
+  id: string;
+  owner_id: string;
+  room_name: string;
+  title: string;
+  description: string | null;
+  view_count: number;
+  duration_sec: number;
+  is_active: boolean;
+  created_at: Date;
+  started_at: Date | null;
+  ends_at: Date | null;
+  ended_at: Date | null;
+  vod_url: string | null;
+  owner_handle: string;
+};
+
+export async function findStreamByRoom(db: Db, roomName: string): Promise<StreamRecord | undefined> {
+  const result = await db.execute<StreamRecord>(sql`
+    select s.id, s.owner_id, s.room_name, s.title, s.description, s.view_count, s.duration_sec, s.is_active,
+      s.created_at, s.started_at, s.ends_at, s.ended_at, s.vod_url, u.handle as owner_handle
+    from streams s join users u on u.id = s.owner_id where s.room_name = ${roomName}`);
+  return result.rows[0];
+}

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, signUp, type TestApp } from '../../test/test-app.ts';
+import { endExpired } from './auto-end.ts';
+
+let t: TestApp;
+let owner: Awaited<ReturnType<typeof signUp>>;
+let stranger: Awaited<ReturnType<typeof signUp>>;
+
+beforeAll(async () => {
+  t = await buildTestApp({}, { autoEnd: false });
+  owner = await signUp(t.app);
+  stranger = await signUp(t.app);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const createRoom = (cookie: string | undefined, payload: Record<string, unknown>) =>
+  t.app.inject({ method: 'POST', url: '/api/rooms', headers: cookie ? { cookie } : {}, payload });
+
+describe('POST /api/rooms', () => {
+  it('creates a stream with the plan’s duration and a URL-safe room name', async () => {
+    const response = await createRoom(owner.cookie, {
+      title: '  Friday Crate Digging! ',
+      description: 'rare jazz',
+    });
+    expect(response.statusCode).toBe(201);
+    const body = response.json();
+    expect(body.roomName).toMatch(/^friday-crate-digging-[0-9a-f]{8}$/);
+    expect(body.stream).toMatchObject({
+      title: 'Friday Crate Digging!',
+      durationSec: 99,
+      isActive: false,
+      viewCount: 0,
+    });
+    expect(body.stream.owner.handle).toBe(owner.handle);
+    const again = await createRoom(owner.cookie, { title: 'Friday Crate Digging!' });
+    expect(again.json().roomName).not.toBe(body.roomName);
+  });
+
+  it('gives pro plans 15 minutes and accepts their RTMP URL', async () => {
+    const pro = await signUp(t.app);
+    await t.database.pool.query(`update users set plan = 'pro' where id = $1`, [pro.user.id]);
+    const response = await createRoom(pro.cookie, {
+      title: 'Pro show',
+      rtmpUrl: 'rtmps://live.example/app/key',
+    });
+    expect(response.statusCode).toBe(201);
+    expect(response.json().stream.durationSec).toBe(900);
+  });
+
+  it('refuses an RTMP URL from a free account with 403', async () => {
+    const response = await createRoom(owner.cookie, {
+      title: 'Sneaky',
+      rtmpUrl: 'rtmp://live.example/app/key',
+    });
+    expect(response.statusCode).toBe(403);
+    expect(response.json().message).toContain('Pro');
+  });
+
+  it('validates the body and needs a signed-in user', async () => {
+    expect((await createRoom(undefined, { title: 'x' })).statusCode).toBe(401);
+    const blank = await createRoom(owner.cookie, { title: '   ' });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json().fields.title).toBe('Stream title is required');
+    const badRtmp = await createRoom(owner.cookie, { title: 'x', rtmpUrl: 'http://nope' });
+    expect(badRtmp.statusCode).toBe(400);
+    expect(Object.keys(badRtmp.json().fields)).toEqual(['rtmpUrl']);
+  });
+});
+
+describe('start, end and the plan limit', () => {
+  async function newRoom() {
+    return (await createRoom(owner.cookie, { title: 'Limit test' })).json().roomName as string;
+  }
+  const post = (url: string, cookie?: string) =>
+    t.app.inject({ method: 'POST', url, headers: cookie ? { cookie } : {} });
+
+  it('lets only the owner start and end; the live list follows', async () => {
+    const room = await newRoom();
+    expect((await post(`/api/streams/${room}/start`, stranger.cookie)).statusCode).toBe(403);
+    expect((await post(`/api/streams/${room}/start`)).statusCode).toBe(401);
+    const started = await post(`/api/streams/${room}/start`, owner.cookie);
+    expect(started.statusCode).toBe(200);
+    const stream = started.json();
+    expect(stream.isActive).toBe(true);
+    const seconds = (Date.parse(stream.endsAt) - Date.parse(stream.startedAt)) / 1000;
+    expect(seconds).toBe(99);
+    const live = (await t.app.inject({ url: '/api/streams/live' })).json();
+    expect(live.map((s: { roomName: string }) => s.roomName)).toContain(room);
+
+    expect((await post(`/api/streams/${room}/end`, stranger.cookie)).statusCode).toBe(403);
+    const ended = await post(`/api/streams/${room}/end`, owner.cookie);
+    expect(ended.json().isActive).toBe(false);
+    const after = (await t.app.inject({ url: '/api/streams/live' })).json();
+    expect(after.map((s: { roomName: string }) => s.roomName)).not.toContain(room);
+    expect((await post(`/api/streams/${room}/start`, owner.cookie)).statusCode).toBe(409);
+  });
+
+  it('answers unknown and malformed room names with 404 and 400', async () => {
+    expect((await post('/api/streams/no-such-room-123/end', owner.cookie)).statusCode).toBe(404);
+    expect((await post('/api/streams/Bad%20Name!/end', owner.cookie)).statusCode).toBe(400);
+    expect((await t.app.inject({ url: '/api/streams/no-such-room-123' })).statusCode).toBe(404);
+  });
+
+  it('ends a stream whose time is up, once, even from another instance of the app', async () => {
+    const room = await newRoom();
+    await post(`/api/streams/${room}/start`, owner.cookie);
+    expect(await endExpired(t.database.db, t.app.hub)).not.toContain(room);
+    // The clock is the database's: move this stream's end into the past.
+    await t.database.pool.query(
+      `update streams set ends_at = now() - interval '1 second' where room_name = $1`,
+      [room],
+    );
+    // A second app on the same database (a restart, or another instance) ends it.
+    const other = await buildTestApp({}, { database: t.database, autoEnd: false });
+    try {
+      expect(await endExpired(other.database.db, other.app.hub)).toEqual([room]);
+      expect(await endExpired(t.database.db, t.app.hub)).toEqual([]);
+    } finally {
+      await other.close();
+    }
+    const stream = (await t.app.inject({ url: `/api/streams/${room}` })).json();
+    expect(stream.isActive).toBe(false);
+  });
+});

@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import type { User } from '@streamshop/contract/auth.ts';
+import type { Stream } from '@streamshop/contract/catalog.ts';
+import { PLAN_STREAM_SECONDS } from '@streamshop/contract/constants.ts';
+import type { createRoomBodySchema } from '@streamshop/contract/live.ts';
+import { sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { AppError, forbidden, notFound } from '../../platform/errors.ts';
+import { findStreamByRoom, type StreamRecord } from './repo.ts';
+import { toStream } from './service.ts';
+
+export type CreateRoomInput = z.output<typeof createRoomBodySchema>;
+
+/** URL-safe and unique: a slug of the title plus 8 random hex characters. */
+export function roomNameFor(title: string): string {
+  const slug = title
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40)
+    .replace(/-+$/, '');
+  return `${slug || 'live'}-${randomBytes(4).toString('hex')}`;
+}
+
+export async function createRoom(db: Db, user: User, input: CreateRoomInput): Promise<Stream> {
+  if (input.rtmpUrl && user.plan !== 'pro') {
+    throw forbidden('Streaming to external platforms (RTMP) is a Pro feature. Upgrade to Pro to use it.');
+  }
+  const roomName = roomNameFor(input.title);
+  await db.execute(sql`
+    insert into streams (owner_id, room_name, title, description, rtmp_url, duration_sec)
+    values (${user.id}, ${roomName}, ${input.title}, ${input.description}, ${input.rtmpUrl},
+            ${PLAN_STREAM_SECONDS[user.plan]})`);
+  return toStream(await mustFind(db, roomName));
+}
+
+async function mustFind(db: Db, roomName: string): Promise<StreamRecord> {
+  const stream = await findStreamByRoom(db, roomName);
+  if (!stream) throw notFound('Stream not found');
+  return stream;
+}
+
+async function ownStream(db: Db, userId: string, roomName: string): Promise<StreamRecord> {
+  const stream = await mustFind(db, roomName);
+  if (stream.owner_id !== userId) throw forbidden('Only the stream’s owner can do that');
+  return stream;
+}
+
+/**
+ * Goes live: the plan's clock starts now, and the server ends the stream at endsAt whatever the
+ * broadcaster does. Starting an ended stream is refused; starting a live one is a no-op.
+ */
+export async function startStream(db: Db, userId: string, roomName: string): Promise<Stream> {
+  const stream = await ownStream(db, userId, roomName);
+  if (stream.ended_at) throw new AppError(409, 'CONFLICT', 'This stream has ended; create a new one');
+  if (!stream.is_active) {
+    await db.execute(sql`
+      update streams set is_active = true, started_at = now(),
+        ends_at = now() + make_interval(secs => duration_sec)
+      where id = ${stream.id} and not is_active and ended_at is null`);
+  }
+  return toStream(await mustFind(db, roomName));
+}
+
+/** Ends the owner's stream; ending an ended stream is a no-op. */
+export async function endStream(db: Db, userId: string, roomName: string): Promise<Stream> {
+  const stream = await ownStream(db, userId, roomName);
+  await db.execute(sql`
+    update streams set is_active = false, ended_at = coalesce(ended_at, now()) where id = ${stream.id}`);
+  return toStream(await mustFind(db, roomName));
+}
+
+export async function getRoom(db: Db, roomName: string): Promise<Stream> {
+  return toStream(await mustFind(db, roomName));
+}
+
+/** Ends every live stream past its plan's limit; returns their room names. Atomic per row, so
+ * several instances running this at once end each stream once. */
+export async function endExpiredStreams(db: Db): Promise<string[]> {
+  const result = await db.execute<{ room_name: string }>(sql`
+    update streams set is_active = false, ended_at = ends_at
+    where is_active and ends_at <= now()
+    returning room_name`);
+  return result.rows.map((row) => row.room_name);
+}

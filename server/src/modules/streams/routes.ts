@@ -1,0 +1,66 @@
+import { streamSchema } from '@streamshop/contract/catalog.ts';
+import { errorBodySchema } from '@streamshop/contract/errors.ts';
+import { createRoomBodySchema, roomNameParamsSchema, roomResponseSchema } from '@streamshop/contract/live.ts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { signedInUser } from '../../platform/sessions.ts';
+import type { RoomHub } from '../chat/room-hub.ts';
+import { createRoom, endStream, getRoom, startStream } from './rooms.ts';
+import { listLiveStreams, listStreamsOfOwner } from './service.ts';
+
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+};
+
+export const streamRoutes: FastifyPluginAsyncZod<{ db: Db; hub: RoomHub }> = async (app, { db, hub }) => {
+  app.get('/api/streams/live', { schema: { response: { 200: z.array(streamSchema) } } }, async () =>
+    listLiveStreams(db),
+  );
+
+  app.get(
+    '/api/streams/mine',
+    { schema: { response: { 200: z.array(streamSchema), ...errors } } },
+    async (request) => listStreamsOfOwner(db, signedInUser(request).id),
+  );
+
+  app.post(
+    '/api/rooms',
+    { schema: { body: createRoomBodySchema, response: { 201: roomResponseSchema, ...errors } } },
+    async (request, reply) => {
+      const stream = await createRoom(db, signedInUser(request), request.body);
+      return reply.status(201).send({ roomName: stream.roomName, stream });
+    },
+  );
+
+  app.get(
+    '/api/streams/:name',
+    { schema: { params: roomNameParamsSchema, response: { 200: streamSchema, ...errors } } },
+    async (request) => getRoom(db, request.params.name),
+  );
+
+  app.post(
+    '/api/streams/:name/start',
+    { schema: { params: roomNameParamsSchema, response: { 200: streamSchema, ...errors } } },
+    async (request) => {
+      const stream = await startStream(db, signedInUser(request).id, request.params.name);
+      if (stream.endsAt)
+        await hub.publish(stream.roomName, { type: 'stream_started', endsAt: stream.endsAt });
+      return stream;
+    },
+  );
+
+  app.post(
+    '/api/streams/:name/end',
+    { schema: { params: roomNameParamsSchema, response: { 200: streamSchema, ...errors } } },
+    async (request) => {
+      const stream = await endStream(db, signedInUser(request).id, request.params.name);
+      await hub.publish(stream.roomName, { type: 'stream_ended' });
+      return stream;
+    },
+  );
+};
