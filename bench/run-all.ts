@@ -1,6 +1,7 @@
 /** `npm run bench [-- name ...]`: runs the named benchmarks (all by default). */
 const benches: Record<string, string> = {
   foundation: './foundation.ts',
+  explore: './explore.ts',
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('--'));

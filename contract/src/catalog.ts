@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CONDITIONS, EXPLORE_MAX_PAGE_SIZE, EXPLORE_PAGE_SIZE, SORTS } from './constants.ts';
 
 /** Totals above this are estimated by the planner instead of counted exactly (see docs/api.md). */
-export const EXACT_TOTAL_LIMIT = 10_000;
+export const EXACT_TOTAL_LIMIT = 1000;
 
 export const MAX_PRICE_CENTS = 10_000_000;
 export const MAX_IMAGE_UPLOAD_BYTES = 5 * 1024 * 1024;

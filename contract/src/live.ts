@@ -69,3 +69,26 @@ export type ServerMessage =
   | { type: 'stream_started'; endsAt: string }
   | { type: 'stream_ended' }
   | { type: 'error'; code: string; message: string };
+
+/**
+ * Live video. The broadcaster opens WebSocket /ws/publish?room={name} (owner only, stream started)
+ * and sends MediaRecorder's WebM (VP8/VP9 + Opus, ~100 ms timeslice) as binary frames. Viewers open
+ * /ws/media?room={name} and receive, as binary frames, the init segment and then media from the
+ * latest keyframe on, to append to an MSE SourceBuffer; text frames carry MediaControl messages.
+ */
+export const MEDIA_MIME_TYPES = ['video/webm;codecs=vp8,opus', 'video/webm;codecs=vp9,opus'] as const;
+export const MEDIA_TIMESLICE_MS = 100;
+export const MEDIA_KEYFRAME_INTERVAL_MS = 1000;
+/** A viewer further behind the live edge than this jumps forward. */
+export const LIVE_EDGE_MAX_LAG_SEC = 0.8;
+export const LIVE_EDGE_TARGET_SEC = 0.3;
+
+export type MediaControl =
+  /** A new init segment follows (first connect or publisher restart): reset the SourceBuffer. */
+  | { type: 'media_reset'; mimeType: string }
+  /** Nothing is being published right now (not started, or the publisher dropped). */
+  | { type: 'media_idle' }
+  /** The publisher connection was accepted. */
+  | { type: 'publish_ready' }
+  | { type: 'stream_ended' }
+  | { type: 'error'; code: string; message: string };

@@ -20,6 +20,8 @@ import { RoomHub } from './modules/chat/room-hub.ts';
 import { chatRoutes } from './modules/chat/routes.ts';
 import { discRoutes } from './modules/disc/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { mediaRoutes } from './modules/media/routes.ts';
+import { MediaService } from './modules/media/service.ts';
 import { sellerRoutes } from './modules/seller/routes.ts';
 import { storefrontRoutes } from './modules/storefront/routes.ts';
 import { startAutoEnd } from './modules/streams/auto-end.ts';
@@ -65,7 +67,8 @@ function contentSecurityPolicy(config: Config) {
       scriptSrc: ["'self'"],
       // Radix and the reaction animations set style attributes.
       styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", 'data:', 'blob:'],
+      // Sellers may give an https image URL for a product.
+      imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
       mediaSrc: ["'self'", 'blob:'],
       fontSrc: ["'self'", 'data:'],
       connectSrc: ["'self'", https ? 'wss:' : 'ws:'],
@@ -140,6 +143,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(storefrontRoutes, { db: database.db });
   await app.register(streamRoutes, { db: database.db, hub });
   await app.register(chatRoutes, { db: database.db, hub, publicUrl: config.publicUrl });
+  const media = new MediaService(database.db, bus, path.join(config.dataDir, 'media'), app.log);
+  await app.register(mediaRoutes, { db: database.db, media, publicUrl: config.publicUrl });
+  void media
+    .finishOrphans()
+    .catch((error) => app.log.error({ err: error }, 'finishing orphan recordings failed'));
   const stopAutoEnd = deps.autoEnd === false ? () => {} : startAutoEnd(database.db, hub, app.log);
 
   await registerStatic(app, config, deps.webDist ?? WEB_DIST);
@@ -147,6 +155,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorate('hub', hub);
   app.addHook('onClose', async () => {
     stopAutoEnd();
+    await media.close();
     await hub.close();
     if (ownsBus) await bus.close();
     if (ownsRedis) await redis?.quit().catch(() => redis.disconnect());

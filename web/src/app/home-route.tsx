@@ -3,10 +3,10 @@ import { Spinner } from '../components/ui/spinner.tsx';
 import { useAuth } from '../features/auth/use-auth.ts';
 
 const LandingPage = lazy(async () => ({
-  default: (await import('../features/landing/landing-page.tsx')).LandingPage,
+  default: (await import('../features/marketing/landing-page.tsx')).LandingPage,
 }));
 const MarketplacePage = lazy(async () => ({
-  default: (await import('../features/marketplace/marketplace-page.tsx')).MarketplacePage,
+  default: (await import('../features/catalog/marketplace-page.tsx')).MarketplacePage,
 }));
 
 /** '/': the marketplace for signed-in users, the landing page for everyone else. */

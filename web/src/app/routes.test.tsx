@@ -1,11 +1,14 @@
 import type { User } from '@streamshop/contract/auth.ts';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, configure, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getToasts, resetToasts } from '../components/ui/use-toast.ts';
 import { AppProviders } from './providers.tsx';
 import { createQueryClient } from './query-client.ts';
 import { routes } from './routes.tsx';
+
+// Routes are lazy chunks; on a busy machine the first render of one can take over a second.
+configure({ asyncUtilTimeout: 5000 });
 
 const ana: User = {
   id: 'u1',

@@ -13,7 +13,7 @@ const GO_LIVE_NOTICE = {
 
 // Feature pages load on demand so the first paint only carries the shell.
 const marketplace = async () => ({
-  Component: (await import('../features/marketplace/marketplace-page.tsx')).MarketplacePage,
+  Component: (await import('../features/catalog/marketplace-page.tsx')).MarketplacePage,
 });
 const streamDiscPages = () => import('../features/marketing/stream-disc-page.tsx');
 
@@ -106,7 +106,7 @@ export const routes: RouteObject[] = [
           {
             path: 'golive',
             lazy: async () => ({
-              Component: (await import('../features/golive/go-live-page.tsx')).GoLivePage,
+              Component: (await import('../features/live/go-live-page.tsx')).GoLivePage,
             }),
           },
         ],
@@ -120,7 +120,7 @@ export const routes: RouteObject[] = [
       {
         path: 'room/:name',
         lazy: async () => ({
-          Component: (await import('../features/room/room-page.tsx')).RoomPage,
+          Component: (await import('../features/live/room-page.tsx')).RoomPage,
         }),
       },
       {

@@ -418,7 +418,7 @@ describe('flow cookie', () => {
     state: 'state-value',
     nonce: 'nonce-value',
     codeVerifier: 'v'.repeat(43),
-    expiresAt: Date.now() + 60_000,
+    expiresAt: Date.now() + 24 * 3600_000, // far enough that a slow run never reaches it
   };
 
   it('round-trips, and refuses a forged, foreign, stale or differently keyed cookie', () => {

@@ -128,7 +128,7 @@ describe('GET /api/explore', () => {
     ['minPrice=cheap', 'minPrice'],
     ['maxPrice=-3', 'maxPrice'],
     ['sort=random', 'sort'],
-    ['search=' + 'x'.repeat(201), 'search'],
+    [`search=${'x'.repeat(201)}`, 'search'],
     ['minPrice=50&maxPrice=10', 'maxPrice'],
   ])('answers garbage query %# with 400 naming the field', async (query, field) => {
     const response = await explore(query);

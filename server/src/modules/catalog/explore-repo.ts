@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.ts';
 import { PRODUCT_COLUMNS, type ProductRow } from './product-row.ts';
 
 /** Full-text matches ranked for 'relevance' are capped, so a common word stays fast. */
-export const RELEVANCE_CANDIDATES = 2000;
+export const RELEVANCE_CANDIDATES = 500;
 
 export interface ProductFilter {
   search?: string | undefined;
@@ -50,12 +50,12 @@ function orderClause(sort: Sort, filter: ProductFilter, mode: SearchMode) {
     case 'relevance':
       if (filter.search) {
         return mode === 'fulltext'
-          ? sql`order by ts_rank(p.search_vector, ${tsQuery(filter.search)}) desc, p.created_at desc, p.id`
-          : sql`order by word_similarity(${filter.search}, p.title) desc, p.created_at desc, p.id`;
+          ? sql`order by ts_rank(p.search_vector, ${tsQuery(filter.search)}) desc, p.created_at desc nulls last, p.id`
+          : sql`order by word_similarity(${filter.search}, p.title) desc, p.created_at desc nulls last, p.id`;
       }
-      return sql`order by p.created_at desc, p.id`;
+      return sql`order by p.created_at desc nulls last, p.id`;
     default:
-      return sql`order by p.created_at desc, p.id`;
+      return sql`order by p.created_at desc nulls last, p.id`;
   }
 }
 

@@ -62,7 +62,7 @@ export const imageUploadRoutes: FastifyPluginAsyncZod<{ mediaDir: string; limite
         });
       }
       const file = await request.file();
-      if (!file || file.fieldname !== 'image')
+      if (file?.fieldname !== 'image')
         throw badRequest('Invalid image: is required', { image: 'is required' });
       if (!(IMAGE_UPLOAD_TYPES as readonly string[]).includes(file.mimetype)) {
         throw badRequest('Invalid image: must be a JPEG, PNG or WebP image', {

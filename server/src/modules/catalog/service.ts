@@ -30,6 +30,7 @@ import {
 
 export type ExploreQuery = z.output<typeof exploreQuerySchema>;
 export type ProductInput = z.output<typeof productBodySchema>;
+type FacetsQuery = Omit<ExploreQuery, 'sort' | 'page' | 'limit'>;
 
 function toFilter(query: Omit<ExploreQuery, 'sort' | 'page' | 'limit'>): ProductFilter {
   return {
@@ -80,10 +81,36 @@ export async function explore(db: Db, query: ExploreQuery): Promise<ExploreRespo
   };
 }
 
-export async function facets(
-  db: Db,
-  query: Omit<ExploreQuery, 'sort' | 'page' | 'limit'>,
-): Promise<FacetsResponse> {
+/**
+ * Facet counts aggregate over the whole catalogue, so each distinct query is kept for a few
+ * seconds; a product change on this instance drops them at once, other instances within the TTL.
+ */
+const FACETS_TTL_MS = 10_000;
+const FACETS_CACHE_SIZE = 500;
+const facetsCache = new WeakMap<Db, Map<string, { at: number; value: Promise<FacetsResponse> }>>();
+
+function forgetFacets(db: Db) {
+  facetsCache.get(db)?.clear();
+}
+
+export function facets(db: Db, query: FacetsQuery): Promise<FacetsResponse> {
+  let cache = facetsCache.get(db);
+  if (!cache) {
+    cache = new Map();
+    facetsCache.set(db, cache);
+  }
+  const key = JSON.stringify(toFilter(query));
+  const hit = cache.get(key);
+  if (hit && Date.now() - hit.at < FACETS_TTL_MS) return hit.value;
+  if (cache.size >= FACETS_CACHE_SIZE) cache.clear();
+  const value = countFacets(db, query);
+  const entries = cache;
+  entries.set(key, { at: Date.now(), value });
+  value.catch(() => entries.delete(key));
+  return value;
+}
+
+async function countFacets(db: Db, query: FacetsQuery): Promise<FacetsResponse> {
   const filter = toFilter(query);
   const mode = await searchMode(db, filter.search);
   const [categories, conditions] = await Promise.all([
@@ -112,7 +139,9 @@ async function assertCategory(db: Db, categoryId: number) {
 
 export async function createProduct(db: Db, sellerId: string, input: ProductInput): Promise<Product> {
   await assertCategory(db, input.categoryId);
-  return toProduct(await insertProduct(db, sellerId, input));
+  const product = toProduct(await insertProduct(db, sellerId, input));
+  forgetFacets(db);
+  return product;
 }
 
 /** Someone else's product answers 404 like a missing one, so ids of others are not confirmed. */
@@ -125,11 +154,13 @@ export async function updateProduct(
   await assertCategory(db, input.categoryId);
   const row = await updateOwnProduct(db, sellerId, id, input);
   if (!row) throw notFound('Product not found');
+  forgetFacets(db);
   return toProduct(row);
 }
 
 export async function deleteProduct(db: Db, sellerId: string, id: string): Promise<void> {
   if (!(await deleteOwnProduct(db, sellerId, id))) throw notFound('Product not found');
+  forgetFacets(db);
 }
 
 export async function getProduct(db: Db, id: string): Promise<Product> {

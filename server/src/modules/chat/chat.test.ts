@@ -207,6 +207,28 @@ describe('chat on /ws?room=', () => {
     watcher.socket.close();
   });
 
+  it('tells a viewer who joins a live room when it ends, and lets them chat', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/rooms',
+      headers: { cookie: owner.cookie },
+      payload: { title: 'Already live' },
+    });
+    const liveRoom = created.json().roomName;
+    const started = await t.app.inject({
+      method: 'POST',
+      url: `/api/streams/${liveRoom}/start`,
+      headers: { cookie: owner.cookie },
+    });
+    const joiner = await signUp(t.app);
+    const late = await connect(liveRoom, joiner.cookie);
+    expect((await late.next('stream_started')).endsAt).toBe(started.json().endsAt);
+    late.send({ type: 'chat_message', message: 'joined while live' });
+    await late.next('chat_message', (m) => m.message === 'joined while live');
+    expect(late.socket.readyState).toBe(WebSocket.OPEN);
+    late.socket.close();
+  });
+
   it('closes sockets for unknown rooms and cross-site origins', async () => {
     const missing = await connect('no-such-room-42');
     expect((await missing.next('error')).message).toBe('Invalid room URL');

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { iso } from '../catalog/product-row.ts';
 
-type MessageRow = { id: number; username: string; message: string; created_at: Date };
+type MessageRow = { id: number; username: string; message: string; created_at: Date | string };
 
 const toChatMessage = (row: MessageRow): ChatMessage => ({
   type: 'chat_message',

@@ -46,7 +46,7 @@ export class RoomHub {
 
   async leave(roomName: string, socket: WebSocket): Promise<void> {
     const room = this.rooms.get(roomName);
-    if (!room || !room.sockets.delete(socket)) return;
+    if (!room?.sockets.delete(socket)) return;
     await this.announce(roomName);
     if (room.sockets.size === 0) {
       this.rooms.delete(roomName);

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Db } from '../../db/client.ts';
 import { sameOrigin } from '../../platform/origin-check.ts';
+import { iso } from '../catalog/product-row.ts';
 import { findStreamByRoom, type StreamRecord } from '../streams/repo.ts';
 import { ChatRateLimiter } from './rate-limit.ts';
 import { countView, deleteMessage, insertMessage, isMuted, latestMessages, muteUser } from './repo.ts';
@@ -111,7 +112,7 @@ export const chatRoutes: FastifyPluginAsync<{ db: Db; hub: RoomHub; publicUrl: s
       socket.once('close', () => void hub.leave(stream.room_name, socket));
       send(socket, { type: 'chat_history', messages: await latestMessages(db, stream.id) });
       if (stream.is_active && stream.ends_at)
-        send(socket, { type: 'stream_started', endsAt: stream.ends_at.toISOString() });
+        send(socket, { type: 'stream_started', endsAt: iso(stream.ends_at) });
       if (stream.ended_at) send(socket, { type: 'stream_ended' });
       return stream;
     })().catch((error) => {

@@ -25,7 +25,7 @@ export async function listOrders(db: Db, userId: string, limit = 50): Promise<Or
   const result = await db.execute<{
     id: string;
     amount_cents: number;
-    created_at: Date;
+    created_at: Date | string;
     status: Order['status'];
     product_title: string | null;
     seller_id: string;

@@ -11,9 +11,9 @@ type StreamRow = {
   view_count: number;
   duration_sec: number;
   is_active: boolean;
-  created_at: Date;
-  started_at: Date | null;
-  ends_at: Date | null;
+  created_at: Date | string;
+  started_at: Date | string | null;
+  ends_at: Date | string | null;
   vod_url: string | null;
   owner_handle: string;
 };

@@ -1,16 +1,410 @@
-import { ComingSoon } from '../../components/ui/coming-soon.tsx';
+import type { Order, Product, Stream } from '@streamshop/contract/catalog.ts';
+import { DASHBOARD_LATEST_ORDERS, ORDER_NUMBER_LENGTH } from '@streamshop/contract/constants.ts';
+import { formatCents } from '@streamshop/contract/money.ts';
+import { useQuery } from '@tanstack/react-query';
+import {
+  Crown,
+  DollarSign,
+  Eye,
+  ImageOff,
+  Package,
+  PlayCircle,
+  Plus,
+  Radio,
+  ShoppingBag,
+  SquarePen,
+  Trash2,
+  Video,
+} from 'lucide-react';
+import { type ReactNode, useState } from 'react';
+import { Link } from 'react-router';
+import { Badge } from '../../components/ui/badge.tsx';
+import { Button, buttonClasses } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
+import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useAuth } from '../auth/use-auth.ts';
+import { facetsQueryOptions } from '../catalog/api.ts';
+import { EmptyState } from '../catalog/empty-state.tsx';
+import { LIVE_BADGE_CLASS } from '../catalog/product-card.tsx';
+import {
+  analyticsQueryOptions,
+  myProductsQueryOptions,
+  myStreamsQueryOptions,
+  ordersQueryOptions,
+} from './api.ts';
+import { DeleteProductDialog } from './delete-product-dialog.tsx';
+import { ProductDialog } from './product-dialog.tsx';
+
+const ALL_FACETS = new URLSearchParams();
+
+export function formatDate(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  return date.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
+/** 'Order #' plus the first 8 characters of the id. */
+export const orderNumber = (order: Pick<Order, 'id'>) => `Order #${order.id.slice(0, ORDER_NUMBER_LENGTH)}`;
+
+function StatCard({
+  label,
+  value,
+  icon: Icon,
+  testId,
+}: {
+  label: string;
+  value: string | undefined;
+  icon: typeof Eye;
+  testId: string;
+}) {
+  return (
+    <Card className="p-5">
+      <div className="flex items-center justify-between">
+        <p className="text-muted-foreground text-sm">{label}</p>
+        <Icon className="size-4 text-primary" aria-hidden="true" />
+      </div>
+      {value === undefined ? (
+        <Skeleton className="mt-3 h-8 w-20" />
+      ) : (
+        <p className="mt-2 font-bold text-2xl tabular-nums" data-testid={testId}>
+          {value}
+        </p>
+      )}
+    </Card>
+  );
+}
+
+function RowsSkeleton() {
+  return (
+    <div className="grid gap-3" role="status" aria-label="Loading">
+      {[0, 1, 2].map((i) => (
+        <Skeleton key={i} className="h-20 w-full" />
+      ))}
+    </div>
+  );
+}
+
+function LoadFailed({ what }: { what: string }) {
+  return <p className="py-6 text-center text-muted-foreground">Your {what} could not be loaded.</p>;
+}
+
+function ProductRow({
+  product,
+  onEdit,
+  onDelete,
+}: {
+  product: Product;
+  onEdit: () => void;
+  onDelete: () => void;
+}) {
+  return (
+    <li>
+      <Card className="flex items-center gap-4 p-3" data-testid="dashboard-product">
+        <div className="flex size-16 shrink-0 items-center justify-center overflow-hidden rounded-md bg-muted">
+          {product.imageUrl ? (
+            <img
+              src={product.imageUrl}
+              alt=""
+              width={64}
+              height={64}
+              loading="lazy"
+              decoding="async"
+              className="size-full object-cover"
+            />
+          ) : (
+            <ImageOff className="size-5 text-muted-foreground" aria-hidden="true" />
+          )}
+        </div>
+        <div className="min-w-0 flex-1">
+          <h3 className="truncate font-medium" data-testid="dashboard-product-title">
+            {product.title}
+          </h3>
+          <div className="mt-1 flex flex-wrap items-center gap-2">
+            <span className="font-semibold" data-testid="dashboard-product-price">
+              {formatCents(product.priceCents)}
+            </span>
+            <Badge variant="secondary">{product.condition.toUpperCase()}</Badge>
+          </div>
+        </div>
+        <div className="flex shrink-0 gap-1">
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label={`Edit ${product.title}`}
+            onClick={onEdit}
+            data-testid="product-edit"
+          >
+            <SquarePen aria-hidden="true" />
+          </Button>
+          <Button
+            variant="ghost"
+            size="icon"
+            className="text-red-400 hover:text-red-300"
+            aria-label={`Delete ${product.title}`}
+            onClick={onDelete}
+            data-testid="product-delete"
+          >
+            <Trash2 aria-hidden="true" />
+          </Button>
+        </div>
+      </Card>
+    </li>
+  );
+}
+
+function openRecording(url: string) {
+  window.open(url, '_blank', 'noopener,noreferrer');
+}
+
+function StreamRow({ stream }: { stream: Stream }) {
+  return (
+    <li>
+      <Card className="flex flex-wrap items-center gap-4 p-4" data-testid="dashboard-stream">
+        <Video className="size-5 shrink-0 text-primary" aria-hidden="true" />
+        <div className="min-w-0 flex-1">
+          <h3 className="truncate font-medium">{stream.title}</h3>
+          <p className="mt-1 flex items-center gap-3 text-muted-foreground text-sm">
+            <span>{formatDate(stream.createdAt)}</span>
+            <span className="inline-flex items-center gap-1">
+              <Eye className="size-3.5" aria-hidden="true" />
+              {stream.viewCount.toLocaleString('en-US')} views
+            </span>
+          </p>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          {stream.isActive ? (
+            <Badge variant="live" className={LIVE_BADGE_CLASS}>
+              Live
+            </Badge>
+          ) : null}
+          {stream.vodUrl ? (
+            <>
+              <Badge variant="secondary">VOD Available</Badge>
+              <Button variant="outline" size="sm" onClick={() => openRecording(stream.vodUrl as string)}>
+                <PlayCircle aria-hidden="true" />
+                View Recording
+              </Button>
+            </>
+          ) : null}
+        </div>
+      </Card>
+    </li>
+  );
+}
+
+function OrderRow({ order }: { order: Order }) {
+  return (
+    <li>
+      <Card className="flex flex-wrap items-center justify-between gap-3 p-4" data-testid="dashboard-order">
+        <div>
+          <h3 className="font-medium font-mono">{orderNumber(order)}</h3>
+          <p className="text-muted-foreground text-sm">
+            {formatDate(order.createdAt)}
+            {order.productTitle ? ` · ${order.productTitle}` : ''}
+          </p>
+        </div>
+        <div className="flex items-center gap-3">
+          <span className="font-semibold">{formatCents(order.amountCents)}</span>
+          {order.status === 'refunded' ? (
+            <Badge variant="secondary">Refunded</Badge>
+          ) : (
+            <Badge className="bg-emerald-700 text-white">Completed</Badge>
+          )}
+        </div>
+      </Card>
+    </li>
+  );
+}
+
+function TabPanelHeader({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="mb-4 flex items-center justify-between gap-3">
+      <h2 className="font-semibold text-xl">{title}</h2>
+      {children}
+    </div>
+  );
+}
 
 /** Seller dashboard; the route only renders it for signed-in users. */
 export function DashboardPage() {
   usePageTitle('Dashboard');
   const { user } = useAuth();
+  const analytics = useQuery(analyticsQueryOptions);
+  const products = useQuery(myProductsQueryOptions);
+  const streams = useQuery(myStreamsQueryOptions);
+  const orders = useQuery(ordersQueryOptions);
+  const facets = useQuery(facetsQueryOptions(ALL_FACETS));
+
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const [editing, setEditing] = useState<Product | null>(null);
+  const [deleting, setDeleting] = useState<Product | null>(null);
+
+  const openAdd = () => {
+    setEditing(null);
+    setDialogOpen(true);
+  };
+  const openEdit = (product: Product) => {
+    setEditing(product);
+    setDialogOpen(true);
+  };
+
+  const stats = analytics.data;
+  const latestOrders = orders.data?.slice(0, DASHBOARD_LATEST_ORDERS);
+
   return (
-    <ComingSoon
-      title="Seller Dashboard"
-      subtitle={user ? `Welcome back, @${user.handle}` : undefined}
-      note="Your stats, products, streams and orders will appear here soon."
-    />
+    <div className="mx-auto w-full max-w-6xl px-4 py-8 sm:px-6">
+      <header className="mb-8 flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <div>
+          <h1 className="font-bold text-3xl tracking-tight sm:text-4xl">Seller Dashboard</h1>
+          <p className="mt-2 text-lg text-muted-foreground" data-testid="dashboard-greeting">
+            {user ? `Welcome back, @${user.handle}` : 'Welcome back'}
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          {user?.plan === 'free' ? (
+            <Link
+              to="/subscribe"
+              className={buttonClasses({ variant: 'outline' })}
+              data-testid="upgrade-link"
+            >
+              <Crown className="text-amber-400" aria-hidden="true" />
+              Upgrade to Pro
+            </Link>
+          ) : null}
+          <Link
+            to="/golive"
+            className={buttonClasses({ className: 'bg-red-600 text-white hover:bg-red-700' })}
+            data-testid="go-live-link"
+          >
+            <Radio aria-hidden="true" />
+            Go Live
+          </Link>
+        </div>
+      </header>
+
+      <section aria-label="Statistics" className="mb-10 grid grid-cols-2 gap-4 lg:grid-cols-4">
+        <StatCard
+          label="Total Views"
+          icon={Eye}
+          value={stats?.totalViews.toLocaleString('en-US')}
+          testId="stat-views"
+        />
+        <StatCard
+          label="Total Orders"
+          icon={ShoppingBag}
+          value={stats?.totalOrders.toLocaleString('en-US')}
+          testId="stat-orders"
+        />
+        <StatCard
+          label="Revenue"
+          icon={DollarSign}
+          value={stats ? formatCents(stats.totalRevenue) : undefined}
+          testId="stat-revenue"
+        />
+        <StatCard
+          label="Products"
+          icon={Package}
+          value={stats?.totalProducts.toLocaleString('en-US')}
+          testId="stat-products"
+        />
+      </section>
+
+      <Tabs defaultValue="products">
+        <TabsList aria-label="Dashboard sections">
+          <TabsTrigger value="products">Products</TabsTrigger>
+          <TabsTrigger value="streams">Streams</TabsTrigger>
+          <TabsTrigger value="orders">Orders</TabsTrigger>
+        </TabsList>
+
+        <TabsContent value="products" className="mt-6">
+          <TabPanelHeader title="Your Products">
+            <Button onClick={openAdd} data-testid="add-product">
+              <Plus aria-hidden="true" />
+              Add Product
+            </Button>
+          </TabPanelHeader>
+          {products.isPending ? (
+            <RowsSkeleton />
+          ) : products.isError ? (
+            <LoadFailed what="products" />
+          ) : products.data.length === 0 ? (
+            <EmptyState
+              icon={Package}
+              title="No Products Yet"
+              description="Add your first product to start selling."
+              testId="dashboard-products-empty"
+            />
+          ) : (
+            <ul className="grid gap-3" aria-label="Your products">
+              {products.data.map((product) => (
+                <ProductRow
+                  key={product.id}
+                  product={product}
+                  onEdit={() => openEdit(product)}
+                  onDelete={() => setDeleting(product)}
+                />
+              ))}
+            </ul>
+          )}
+        </TabsContent>
+
+        <TabsContent value="streams" className="mt-6">
+          <TabPanelHeader title="Your Streams" />
+          {streams.isPending ? (
+            <RowsSkeleton />
+          ) : streams.isError ? (
+            <LoadFailed what="streams" />
+          ) : streams.data.length === 0 ? (
+            <EmptyState
+              icon={Video}
+              title="No Streams Yet"
+              description="Go live to sell in real time; recordings appear here."
+            />
+          ) : (
+            <ul className="grid gap-3" aria-label="Your streams">
+              {streams.data.map((stream) => (
+                <StreamRow key={stream.id} stream={stream} />
+              ))}
+            </ul>
+          )}
+        </TabsContent>
+
+        <TabsContent value="orders" className="mt-6">
+          <TabPanelHeader title="Recent Orders" />
+          {orders.isPending ? (
+            <RowsSkeleton />
+          ) : orders.isError || !latestOrders ? (
+            <LoadFailed what="orders" />
+          ) : latestOrders.length === 0 ? (
+            <EmptyState
+              icon={ShoppingBag}
+              title="No Orders Yet"
+              description="Your orders will show up here."
+            />
+          ) : (
+            <ul className="grid gap-3" aria-label="Recent orders">
+              {latestOrders.map((order) => (
+                <OrderRow key={order.id} order={order} />
+              ))}
+            </ul>
+          )}
+        </TabsContent>
+      </Tabs>
+
+      <ProductDialog
+        open={dialogOpen}
+        product={editing}
+        categories={facets.data?.categories ?? []}
+        onOpenChange={setDialogOpen}
+      />
+      <DeleteProductDialog
+        product={deleting}
+        onOpenChange={(open) => {
+          if (!open) setDeleting(null);
+        }}
+      />
+    </div>
   );
 }

@@ -1,34 +1,389 @@
-import { ComingSoon } from '../../components/ui/coming-soon.tsx';
+import { Check, Disc3, Mail, Share2, ShoppingBag } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { Button } from '../../components/ui/button.tsx';
+import { toast } from '../../components/ui/use-toast.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
+import { DiscArt } from './components/disc-art.tsx';
+import {
+  DISC_STEPS,
+  Explainer,
+  type ExplainerStep,
+  FILM_STEPS,
+  MUSIC_STEPS,
+} from './components/explainer.tsx';
+import { FeatureVideo } from './components/feature-video.tsx';
+import { LazyBetaSignupDialog, LazyDiscOrderDialog } from './components/lazy-dialogs.tsx';
+import {
+  FILM_REACTIONS,
+  MUSIC_REACTIONS,
+  type ReactionChoice,
+  ReactionLayer,
+  ReactionPanel,
+  useEditionReactions,
+  useFloatingReactions,
+  useReactionBursts,
+} from './components/reactions.tsx';
+import { InfoCard, Section } from './components/section.tsx';
+import { priceTierRows } from './form-helpers.ts';
+import { shareLink } from './share.ts';
+import {
+  DISC_TOAST_MS,
+  EDITION_REACTION_LIFETIME_MS,
+  PREORDER_SUCCESS_TOAST_MS,
+  REACTION_LIFETIME_MS,
+} from './timings.ts';
+import { useLazyDialog } from './use-dialog.ts';
+import './marketing.css';
 
 export type StreamDiscVariant = 'disc' | 'music' | 'film';
 
-const headlines: Record<StreamDiscVariant, { title: string; subtitle: string }> = {
+interface VariantCopy {
+  title: string;
+  subtitle: string;
+  edition: string;
+  steps: ExplainerStep[];
+  reactions: ReactionChoice[];
+  videoTitle: string;
+  benefits: { title: string; text: string }[];
+}
+
+const copy: Record<StreamDiscVariant, VariantCopy> = {
   disc: {
     title: 'The Future Is Here',
-    subtitle: 'Stream Disc: a collectible you tap to stream or to buy, for music, film and art.',
+    subtitle:
+      'Stream Disc is a collectible you can hold and a link you can tap. One touch of a phone streams the album, the film or the artwork behind it, and opens the creator’s shop.',
+    edition: 'Stream Disc',
+    steps: DISC_STEPS,
+    reactions: MUSIC_REACTIONS,
+    videoTitle: 'How Stream Disc works',
+    benefits: [
+      {
+        title: 'Tap to stream',
+        text: 'An NFC chip and a printed QR code open the release on any phone, in the browser, with nothing to install.',
+      },
+      {
+        title: 'Tap to buy',
+        text: 'The same tap opens the creator’s StreamShop storefront: merch, tickets and the next drop, in two taps at checkout.',
+      },
+      {
+        title: 'Made to keep',
+        text: 'Each disc is numbered and tied to its owner, so the extras keep coming long after release day.',
+      },
+    ],
   },
   music: {
     title: 'Stream Disc: A Modern Alternative to CDs & Vinyl',
-    subtitle: 'Tap the disc to stream the album and unlock what comes with it.',
+    subtitle:
+      'Give fans something for the shelf that plays everywhere. The Music Edition holds your album in full quality, with liner notes, lyrics and bonus tracks one tap away.',
+    edition: 'Music Edition',
+    steps: MUSIC_STEPS,
+    reactions: MUSIC_REACTIONS,
+    videoTitle: 'Stream Disc Music Edition',
+    benefits: [
+      {
+        title: 'No player needed',
+        text: 'CDs need a drive and vinyl needs a turntable. A phone is all a Stream Disc needs.',
+      },
+      {
+        title: 'More than the record',
+        text: 'Lyrics, credits, stems for remix contests and listening-party invites come with the disc.',
+      },
+      {
+        title: 'Sell at the show',
+        text: 'Lighter than vinyl and cheaper to press, so the merch table carries more and ships for less.',
+      },
+    ],
   },
   film: {
     title: 'Stream Disc: A Modern Alternative to DVDs & Blu-ray',
-    subtitle: 'Tap the disc to stream the film and unlock what comes with it.',
+    subtitle:
+      'A collectible edition for films that lives on the shelf and streams on any screen. Tap to watch in HD, with the commentary and the extras that used to need a second disc.',
+    edition: 'Film Edition',
+    steps: FILM_STEPS,
+    reactions: FILM_REACTIONS,
+    videoTitle: 'Stream Disc Film Edition',
+    benefits: [
+      {
+        title: 'No disc drive',
+        text: 'Laptops and consoles dropped their drives. A tap from a phone plays the film, or casts it to the TV.',
+      },
+      {
+        title: 'Extras that grow',
+        text: 'Add a director’s cut, a Q&A recording or festival laurels after release, and every owner gets them.',
+      },
+      {
+        title: 'For indie distribution',
+        text: 'Sell at screenings and festivals with the price tiers below, from a single copy to a full run.',
+      },
+    ],
   },
 };
 
+/** schema.org Product for the music and film editions: price 5.00, pre-order availability. */
+function productJsonLd(variant: 'music' | 'film'): string {
+  const { edition, subtitle } = copy[variant];
+  const url = typeof window === 'undefined' ? `/stream-disc/${variant}` : window.location.href.split('?')[0];
+  const data = {
+    '@context': 'https://schema.org',
+    '@type': 'Product',
+    name: `Stream Disc ${edition}`,
+    description: subtitle,
+    brand: { '@type': 'Brand', name: 'Stream Disc' },
+    category: variant === 'music' ? 'Music' : 'Movies',
+    offers: {
+      '@type': 'Offer',
+      price: '5.00',
+      priceCurrency: 'USD',
+      availability: 'https://schema.org/PreOrder',
+      url,
+    },
+  };
+  // Escaped so the JSON can never close the script element.
+  return JSON.stringify(data).replaceAll('<', '\\u003c');
+}
+
+/** ?preorder=success|cancelled (the return from the $1 checkout): a toast, then the parameter goes. */
+function usePreorderReturnToast() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const outcome = searchParams.get('preorder');
+  const shown = useRef<string | null>(null);
+  useEffect(() => {
+    if (!outcome || shown.current === outcome) return;
+    shown.current = outcome;
+    if (outcome === 'success') {
+      toast({
+        title: 'Pre-Order Successful!',
+        description:
+          'Your $1 reservation is confirmed. Your full invoice will arrive by email in 3-5 business days.',
+        duration: PREORDER_SUCCESS_TOAST_MS,
+      });
+    } else if (outcome === 'cancelled') {
+      toast({
+        title: 'Pre-Order Cancelled',
+        description: 'No charge was made. You can reserve your disc again any time.',
+        duration: DISC_TOAST_MS,
+      });
+    }
+    setSearchParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete('preorder');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [outcome, setSearchParams]);
+}
+
+function ShareButton({ title }: { title: string }) {
+  const [sharing, setSharing] = useState(false);
+  return (
+    <Button
+      variant="outline"
+      size="lg"
+      disabled={sharing}
+      onClick={async () => {
+        setSharing(true);
+        try {
+          await shareLink({ title, url: window.location.href });
+        } finally {
+          setSharing(false);
+        }
+      }}
+      data-testid="share-button"
+    >
+      <Share2 aria-hidden="true" />
+      {sharing ? 'Sharing...' : 'Share'}
+    </Button>
+  );
+}
+
 /** /stream-disc and its music and film variants. */
 export function StreamDiscPage({ variant }: { variant: StreamDiscVariant }) {
-  const { title, subtitle } = headlines[variant];
-  usePageTitle(title);
+  const page = copy[variant];
+  usePageTitle(page.title);
+  usePreorderReturnToast();
+  const order = useLazyDialog();
+  const beta = useLazyDialog();
+  const isEdition = variant !== 'disc';
+  const lifetime = isEdition ? EDITION_REACTION_LIFETIME_MS : REACTION_LIFETIME_MS;
+  const { reactions, addReaction } = useFloatingReactions(lifetime);
+
+  // The $1 deposit checkout needs the payment provider, which is not built yet: until then every
+  // Pre-Order button opens the full order form.
+  const openPreorder = order.show;
+
   return (
-    <ComingSoon
-      title={title}
-      subtitle={subtitle}
-      note="Pre-orders and the full Stream Disc story are coming soon."
-    />
+    <div className="overflow-x-clip">
+      {isEdition ? (
+        <EditionReactions
+          addReaction={addReaction}
+          choices={page.reactions}
+          withFirst={variant === 'music'}
+        />
+      ) : (
+        <BurstReactions addReaction={addReaction} choices={page.reactions} />
+      )}
+      {isEdition ? <script type="application/ld+json">{productJsonLd(variant)}</script> : null}
+
+      <section className="relative border-border border-b bg-gradient-to-b from-purple-950/50 via-background to-background">
+        <div className="mx-auto grid w-full max-w-6xl items-center gap-10 px-4 py-14 sm:px-6 lg:grid-cols-[1.1fr_1fr] lg:py-20">
+          <div>
+            <p className="inline-flex items-center gap-2 rounded-full border border-primary/40 bg-primary/10 px-3 py-1 font-medium text-purple-200 text-sm">
+              <Disc3 className="size-4" aria-hidden="true" />
+              {isEdition ? `Stream Disc ${page.edition}` : 'Founders Batch now reserving'}
+            </p>
+            <h1 className="mt-5 font-extrabold text-4xl tracking-tight sm:text-5xl lg:text-6xl">
+              {page.title}
+            </h1>
+            <p className="mt-5 max-w-xl text-lg text-muted-foreground">{page.subtitle}</p>
+            <div className="mt-8 flex flex-wrap gap-3">
+              <Button size="lg" onClick={openPreorder} data-testid="preorder-button">
+                <ShoppingBag aria-hidden="true" />
+                Pre-Order
+              </Button>
+              {isEdition ? <ShareButton title={page.title} /> : null}
+              <Button
+                size="lg"
+                variant="secondary"
+                onClick={() => beta.show()}
+                data-testid="join-beta-button"
+              >
+                <Mail aria-hidden="true" />
+                Join Beta
+              </Button>
+            </div>
+            <p className="mt-4 text-muted-foreground text-sm">From $5.00 a disc, $2.50 at 100 or more.</p>
+          </div>
+          <div className="relative mx-auto flex w-full max-w-md items-center gap-4">
+            <div className="relative flex-1">
+              <DiscArt edition={variant} spin title={`Stream Disc ${page.edition}`} />
+              <ReactionLayer reactions={reactions} lifetimeMs={lifetime} className="-top-24" />
+            </div>
+            <ReactionPanel
+              choices={page.reactions}
+              onReact={addReaction}
+              className="hidden max-h-[420px] overflow-y-auto sm:flex"
+            />
+          </div>
+          <ReactionPanel
+            choices={page.reactions}
+            onReact={addReaction}
+            orientation="horizontal"
+            className="rounded-2xl sm:hidden"
+          />
+        </div>
+      </section>
+
+      <Section
+        id="video"
+        eyebrow="Watch"
+        title="See a tap turn into a stream"
+        intro="From shelf to playback in one tap: the disc, the phone and the storefront working together."
+      >
+        <FeatureVideo title={page.videoTitle} className="mx-auto max-w-4xl" />
+      </Section>
+
+      <Section id="how" eyebrow="How it works" title="Four steps from upload to collectible">
+        <Explainer steps={page.steps} />
+      </Section>
+
+      <Section
+        id="why"
+        eyebrow={isEdition ? page.edition : 'Why Stream Disc'}
+        title="Built for creators who sell direct"
+      >
+        <div className="grid gap-4 md:grid-cols-3">
+          {page.benefits.map((benefit) => (
+            <InfoCard
+              key={benefit.title}
+              icon={<Check className="size-5" aria-hidden="true" />}
+              title={benefit.title}
+            >
+              {benefit.text}
+            </InfoCard>
+          ))}
+        </div>
+      </Section>
+
+      <Section id="pricing" eyebrow="Pricing" title="The more you press, the less each disc costs">
+        <div className="grid gap-3 sm:grid-cols-4">
+          {priceTierRows.map((row) => (
+            <div key={row.range} className="rounded-xl border border-border bg-card/70 p-5 text-center">
+              <p className="text-muted-foreground text-sm">{row.range} discs</p>
+              <p className="mt-1 font-bold text-3xl">{row.price}</p>
+              <p className="text-muted-foreground text-xs">
+                {row.maxQuantity === null ? 'cost price' : 'per disc'}
+              </p>
+            </div>
+          ))}
+        </div>
+      </Section>
+
+      {variant === 'disc' ? (
+        <Section id="editions" eyebrow="Editions" title="One disc, made for your medium">
+          <div className="grid gap-4 md:grid-cols-2">
+            <Link
+              to="/stream-disc/music"
+              className="rounded-xl border border-border bg-card/70 p-6 transition-colors hover:border-primary"
+            >
+              <p className="font-semibold text-xl">Music Edition →</p>
+              <p className="mt-2 text-muted-foreground text-sm">A modern alternative to CDs and vinyl.</p>
+            </Link>
+            <Link
+              to="/stream-disc/film"
+              className="rounded-xl border border-border bg-card/70 p-6 transition-colors hover:border-primary"
+            >
+              <p className="font-semibold text-xl">Film Edition →</p>
+              <p className="mt-2 text-muted-foreground text-sm">A modern alternative to DVDs and Blu-ray.</p>
+            </Link>
+          </div>
+        </Section>
+      ) : null}
+
+      <section className="mx-auto w-full max-w-6xl px-4 pt-6 pb-20 sm:px-6">
+        <div className="rounded-3xl border border-primary/40 bg-gradient-to-br from-purple-900/60 via-fuchsia-900/40 to-background p-8 text-center sm:p-12">
+          <h2 className="font-bold text-3xl tracking-tight sm:text-4xl">Be part of the first pressing</h2>
+          <p className="mx-auto mt-3 max-w-2xl text-muted-foreground">
+            The Founders Batch is limited. Order now and we confirm artwork, quantity and shipping with you
+            before anything is pressed.
+          </p>
+          <Button size="lg" className="mt-8" onClick={openPreorder} data-testid="preorder-button-closing">
+            <ShoppingBag aria-hidden="true" />
+            Pre-Order
+          </Button>
+        </div>
+      </section>
+
+      <LazyDiscOrderDialog {...order} edition={isEdition ? `Stream Disc ${page.edition}` : undefined} />
+      <LazyBetaSignupDialog {...beta} source={variant === 'disc' ? 'stream-disc' : variant} />
+    </div>
   );
+}
+
+function BurstReactions({
+  addReaction,
+  choices,
+}: {
+  addReaction: (emoji: string) => void;
+  choices: ReactionChoice[];
+}) {
+  useReactionBursts(addReaction, choices);
+  return null;
+}
+
+function EditionReactions({
+  addReaction,
+  choices,
+  withFirst,
+}: {
+  addReaction: (emoji: string) => void;
+  choices: ReactionChoice[];
+  withFirst: boolean;
+}) {
+  useEditionReactions(addReaction, choices, withFirst);
+  return null;
 }
 
 export const StreamDiscLandingPage = () => <StreamDiscPage variant="disc" />;

@@ -1,0 +1,235 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ExpectedFailure,
+  launchBrowser,
+  openPage,
+  SIGNED_OUT_PROBE,
+  type WatchedPage,
+} from './browser.ts';
+import { startServer } from './server.ts';
+
+let server: Awaited<ReturnType<typeof startServer>>;
+let browser: Browser;
+const pages: WatchedPage[] = [];
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.allSettled(pages.map((watched) => watched.close()));
+  await browser?.close();
+  await server?.stop();
+});
+
+async function newPage(): Promise<WatchedPage> {
+  const watched = await openPage(browser, { baseURL: server.url });
+  pages.push(watched);
+  return watched;
+}
+
+let emailCount = 0;
+const newEmail = () => {
+  emailCount += 1;
+  return `fan_${Date.now().toString(36)}_${emailCount}@example.com`;
+};
+
+async function expectToast(page: Page, title: string, description?: string) {
+  const toast = page.getByTestId('toast').filter({ hasText: title });
+  await toast.waitFor({ timeout: 10_000 });
+  if (description) expect(await toast.textContent()).toContain(description);
+}
+
+/** The signed-out probe fails with 401 on purpose; anything else is a bug. */
+const signedOut: ExpectedFailure[] = [SIGNED_OUT_PROBE];
+
+describe('marketing pages', { timeout: 60_000 }, () => {
+  it.each([
+    ['/', 'Shop live. Sell live.'],
+    ['/stream-disc', 'The Future Is Here'],
+    ['/stream-disc/music', 'Stream Disc: A Modern Alternative to CDs & Vinyl'],
+    ['/stream-disc/film', 'Stream Disc: A Modern Alternative to DVDs & Blu-ray'],
+    ['/social', 'Social Commerce'],
+    ['/mission', 'Our Mission'],
+    ['/social-impact', 'Social Impact'],
+    ['/about', 'About StreamShop'],
+    ['/team', 'Our Team'],
+    ['/blog', 'Blog'],
+  ])('%s renders its headline without page errors or CSP violations', async (path, headline) => {
+    const watched = await newPage();
+    await watched.page.goto(path);
+    await watched.page.getByRole('heading', { level: 1, name: headline }).waitFor();
+    // Let the timers (reactions, chat, explainer) run a few rounds.
+    await watched.page.waitForTimeout(2500);
+    watched.expectNoErrors(signedOut);
+  });
+
+  it('opens external links in a new tab without handing over the opener', async () => {
+    const watched = await newPage();
+    await watched.page.goto('/');
+    await watched.page.getByRole('heading', { level: 1, name: 'Shop live. Sell live.' }).waitFor();
+    const links = watched.page.locator('main a[target="_blank"]');
+    expect(await links.count()).toBeGreaterThan(0);
+    for (const rel of await links.evaluateAll((all) => all.map((a) => a.getAttribute('rel')))) {
+      expect(rel).toBe('noopener noreferrer');
+    }
+  });
+
+  it('cycles the blog logo through its frames', async () => {
+    const watched = await newPage();
+    await watched.page.goto('/blog');
+    const logo = watched.page.getByTestId('animated-logo');
+    const first = await logo.getAttribute('data-frame');
+    await watched.page.waitForFunction(
+      (start) =>
+        document.querySelector('[data-testid="animated-logo"]')?.getAttribute('data-frame') !== start,
+      first,
+    );
+    watched.expectNoErrors(signedOut);
+  });
+
+  it('has schema.org Product JSON-LD at price 5.00 on the music page', async () => {
+    const watched = await newPage();
+    await watched.page.goto('/stream-disc/music');
+    const json = await watched.page.locator('script[type="application/ld+json"]').textContent();
+    const product = JSON.parse(json ?? '{}');
+    expect(product).toMatchObject({
+      '@context': 'https://schema.org',
+      '@type': 'Product',
+      offers: { price: '5.00', priceCurrency: 'USD', availability: 'https://schema.org/PreOrder' },
+    });
+    watched.expectNoErrors(signedOut);
+  });
+
+  it('plays the feature video after a click on the thumbnail', async () => {
+    const watched = await newPage();
+    await watched.page.goto('/stream-disc');
+    await watched.page.getByTestId('feature-video-thumbnail').click();
+    const player = watched.page.getByTestId('feature-video-player');
+    await player.waitFor();
+    await watched.page.waitForFunction(() => {
+      const video = document.querySelector('video');
+      return video !== null && video.readyState >= 2;
+    });
+    watched.expectNoErrors(signedOut);
+  });
+});
+
+describe('beta sign-up on /stream-disc', { timeout: 60_000 }, () => {
+  const email = newEmail();
+
+  it("shows POW! / You're In!, then the 'You're in!' toast", async () => {
+    const watched = await newPage();
+    const { page } = watched;
+    await page.goto('/stream-disc');
+    await page.getByTestId('join-beta-button').click();
+    await page.getByTestId('beta-email').fill(`  ${email}  `);
+    await page.getByTestId('beta-submit').click();
+    const success = page.getByTestId('beta-success');
+    await success.waitFor();
+    expect(await success.textContent()).toContain('POW!');
+    expect(await success.textContent()).toContain("You're In!");
+    expect(await success.textContent()).toContain('Welcome to the Stream Disc beta family! 🎉');
+    await expectToast(
+      page,
+      "You're in!",
+      "Thanks for signing up for beta access. We'll notify you when we launch!",
+    );
+    await page.getByTestId('beta-dialog').waitFor({ state: 'detached' });
+    watched.expectNoErrors(signedOut);
+  });
+
+  it('shows the server message for an email already registered', async () => {
+    const watched = await newPage();
+    const { page } = watched;
+    await page.goto('/stream-disc');
+    await page.getByTestId('join-beta-button').click();
+    await page.getByTestId('beta-email').fill(email.toUpperCase());
+    await page.getByTestId('beta-submit').click();
+    await expectToast(page, 'Signup failed', 'This email is already registered for beta access!');
+    watched.expectNoErrors([...signedOut, { status: 409, path: '/api/beta-signup' }]);
+  });
+});
+
+describe('disc order form', { timeout: 60_000 }, () => {
+  it('keeps the form open and names a missing field without sending', async () => {
+    const watched = await newPage();
+    const { page } = watched;
+    await page.goto('/stream-disc');
+    await page.getByTestId('preorder-button').click();
+    await page.getByTestId('order-name').fill('Marcus Bell');
+    await page.getByTestId('order-email').fill(newEmail());
+    await page.getByTestId('order-submit').click();
+    expect(await page.getByTestId('order-city-error').textContent()).toBe('City is required');
+    expect(await page.getByTestId('order-shippingAddress-error').textContent()).toBe(
+      'Shipping address is required',
+    );
+    watched.expectNoErrors(signedOut);
+  });
+
+  it('submits from the closing Pre-Order button and shows BOOM!, then the toast', async () => {
+    const watched = await newPage();
+    const { page } = watched;
+    await page.goto('/stream-disc');
+    await page.getByTestId('preorder-button-closing').click();
+    await page.getByTestId('order-name').fill('Marcus Bell');
+    await page.getByTestId('order-email').fill(newEmail());
+    await page.getByTestId('order-shippingAddress').fill('12 Harbor Street');
+    await page.getByTestId('order-city').fill('Portland');
+    await page.getByTestId('order-state').fill('OR');
+    await page.getByTestId('order-zipCode').fill('97201');
+    await page.getByTestId('order-quantity').fill('5000');
+    await page.getByTestId('order-quantity').blur();
+    expect(await page.getByTestId('order-quantity').inputValue()).toBe('1000');
+    await page.getByTestId('order-submit').click();
+    const success = page.getByTestId('order-success');
+    await success.waitFor();
+    expect(await success.textContent()).toContain('BOOM!');
+    expect(await success.textContent()).toContain('Order Received!');
+    await expectToast(page, 'Order Received!');
+    watched.expectNoErrors(signedOut);
+  });
+});
+
+describe('newsletter pre-order (Limited Founders Batch Edition)', { timeout: 60_000 }, () => {
+  it('prices 10 discs at $35.00 and reserves them', async () => {
+    const watched = await newPage();
+    const { page } = watched;
+    await page.goto('/');
+    await page.getByTestId('founders-button').click();
+    await page.getByTestId('founders-quantity').fill('10');
+    expect(await page.getByTestId('founders-unit-price').textContent()).toBe('$3.50');
+    expect(await page.getByTestId('founders-total').textContent()).toBe('$35.00');
+    await page.getByTestId('founders-name').fill('Nia Okafor');
+    await page.getByTestId('founders-email').fill(newEmail());
+    await page.getByTestId('founders-submit').click();
+    const reserved = page.getByTestId('founders-reserved');
+    await reserved.waitFor();
+    expect(await reserved.textContent()).toContain('RESERVED!');
+    expect(await reserved.textContent()).toContain('Order Reserved!');
+    expect(await page.getByTestId('founders-reserved-total').textContent()).toBe('$35.00');
+    watched.expectNoErrors(signedOut);
+  });
+});
+
+describe('return from the pre-order checkout', { timeout: 60_000 }, () => {
+  it('toasts Pre-Order Successful! and removes the parameter', async () => {
+    const watched = await newPage();
+    const { page } = watched;
+    await page.goto('/stream-disc?preorder=success');
+    await expectToast(page, 'Pre-Order Successful!');
+    await page.waitForFunction(() => !window.location.search.includes('preorder'));
+    expect(new URL(page.url()).pathname).toBe('/stream-disc');
+    watched.expectNoErrors(signedOut);
+  });
+
+  it('toasts Pre-Order Cancelled for a cancelled checkout', async () => {
+    const watched = await newPage();
+    const { page } = watched;
+    await page.goto('/stream-disc?preorder=cancelled');
+    await expectToast(page, 'Pre-Order Cancelled');
+    await page.waitForFunction(() => !window.location.search.includes('preorder'));
+    watched.expectNoErrors(signedOut);
+  });
+});

@@ -1,0 +1,150 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { buildTestApp, signUp, type TestApp } from '../../test/test-app.ts';
+
+const fixture = readFileSync(new URL('./fixtures/mediarecorder-vp8-opus.webm', import.meta.url));
+const chunkSizes: number[] = JSON.parse(
+  readFileSync(new URL('./fixtures/mediarecorder-vp8-opus.chunks.json', import.meta.url), 'utf8'),
+);
+
+let t: TestApp;
+let base: string;
+let owner: Awaited<ReturnType<typeof signUp>>;
+let stranger: Awaited<ReturnType<typeof signUp>>;
+
+beforeAll(async () => {
+  t = await buildTestApp({}, { autoEnd: false });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.app.server.address();
+  base = `ws://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  owner = await signUp(t.app);
+  stranger = await signUp(t.app);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function liveRoom(start = true): Promise<string> {
+  const created = await t.app.inject({
+    method: 'POST',
+    url: '/api/rooms',
+    headers: { cookie: owner.cookie },
+    payload: { title: 'Media test' },
+  });
+  const room = created.json().roomName;
+  if (start) {
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/streams/${room}/start`,
+      headers: { cookie: owner.cookie },
+    });
+  }
+  return room;
+}
+
+function open(pathAndQuery: string, cookie?: string) {
+  const socket = new WebSocket(`${base}${pathAndQuery}`, { headers: cookie ? { cookie } : {} });
+  const frames: Array<{ text?: unknown; binary?: Buffer }> = [];
+  socket.on('message', (data, isBinary) => {
+    frames.push(isBinary ? { binary: data as Buffer } : { text: JSON.parse(data.toString()) });
+  });
+  const closed = new Promise<{ code: number }>((resolve) =>
+    socket.once('close', (code) => resolve({ code })),
+  );
+  const opened = new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  return { socket, frames, closed, opened };
+}
+
+async function until(check: () => boolean, what: string) {
+  const deadline = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function publish(socket: WebSocket, chunks = chunkSizes) {
+  let offset = 0;
+  for (const size of chunks) {
+    socket.send(fixture.subarray(offset, offset + size));
+    offset += size;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+describe('live video relay', () => {
+  it('relays the owner’s stream to a viewer and turns the recording into a seekable replay', async () => {
+    const room = await liveRoom();
+    const viewer = open(`/ws/media?room=${room}`);
+    await viewer.opened;
+    await until(
+      () => viewer.frames.some((f) => (f.text as { type?: string })?.type === 'media_idle'),
+      'idle',
+    );
+
+    const publisher = open(
+      `/ws/publish?room=${room}&mimeType=${encodeURIComponent('video/webm;codecs=vp8,opus')}`,
+      owner.cookie,
+    );
+    await publisher.opened;
+    await until(
+      () => publisher.frames.some((f) => (f.text as { type?: string })?.type === 'publish_ready'),
+      'ready',
+    );
+    await publish(publisher.socket);
+    await until(() => viewer.frames.filter((f) => f.binary).length > 20, 'media');
+    expect(viewer.frames.find((f) => (f.text as { type?: string })?.type === 'media_reset')?.text).toEqual({
+      type: 'media_reset',
+      mimeType: 'video/webm;codecs=vp8,opus',
+    });
+
+    const ended = await t.app.inject({
+      method: 'POST',
+      url: `/api/streams/${room}/end`,
+      headers: { cookie: owner.cookie },
+    });
+    expect(ended.statusCode).toBe(200);
+    await until(
+      () => viewer.frames.some((f) => (f.text as { type?: string })?.type === 'stream_ended'),
+      'ended',
+    );
+    let vodUrl: string | null = null;
+    await until(() => {
+      void t.app.inject({ url: `/api/streams/${room}` }).then((r) => {
+        vodUrl = r.json().vodUrl;
+      });
+      return vodUrl !== null;
+    }, 'the replay');
+    expect(vodUrl).toBe(`/media/vods/${room}.webm`);
+    const partial = await t.app.inject({ url: vodUrl ?? '', headers: { range: 'bytes=0-99' } });
+    expect(partial.statusCode).toBe(206);
+    expect(partial.rawPayload.length).toBe(100);
+    viewer.socket.close();
+    publisher.socket.close();
+  });
+
+  it('refuses ingest from anyone but the owner, and before the stream is live', async () => {
+    const room = await liveRoom();
+    const foreign = open(`/ws/publish?room=${room}`, stranger.cookie);
+    expect((await foreign.closed).code).toBe(4403);
+    const anonymous = open(`/ws/publish?room=${room}`);
+    expect((await anonymous.closed).code).toBe(4403);
+    const notStarted = await liveRoom(false);
+    const early = open(`/ws/publish?room=${notStarted}`, owner.cookie);
+    expect((await early.closed).code).toBe(4409);
+    const missing = open('/ws/publish?room=no-such-room-1', owner.cookie);
+    expect((await missing.closed).code).toBe(4404);
+  });
+
+  it('closes a publisher that sends something other than WebM', async () => {
+    const room = await liveRoom();
+    const publisher = open(`/ws/publish?room=${room}`, owner.cookie);
+    await publisher.opened;
+    publisher.socket.send(Buffer.from('this is not a video'));
+    expect((await publisher.closed).code).toBe(4400);
+  });
+});

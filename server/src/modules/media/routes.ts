@@ -1,0 +1,109 @@
+import { MEDIA_MIME_TYPES } from '@streamshop/contract/live.ts';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import type { Db } from '../../db/client.ts';
+import { sameOrigin } from '../../platform/origin-check.ts';
+import { findStreamByRoom } from '../streams/repo.ts';
+import type { MediaService } from './service.ts';
+import { WebmError } from './webm.ts';
+
+const CLOSE_BAD_DATA = 4400;
+const CLOSE_FORBIDDEN = 4403;
+const CLOSE_NOT_FOUND = 4404;
+const CLOSE_NOT_LIVE = 4409;
+const CLOSE_REPLACED = 4000;
+
+const queryOf = (request: FastifyRequest) => request.query as Record<string, unknown>;
+
+export const mediaRoutes: FastifyPluginAsync<{ db: Db; media: MediaService; publicUrl: string }> = async (
+  app,
+  { db, media, publicUrl },
+) => {
+  const publicOrigin = new URL(publicUrl).origin;
+  const publishers = new Map<string, WebSocket>();
+
+  function crossSite(request: FastifyRequest) {
+    const origin = request.headers.origin;
+    return origin !== undefined && !sameOrigin(request, origin, publicOrigin);
+  }
+
+  async function liveStream(request: FastifyRequest) {
+    const room = queryOf(request).room;
+    if (typeof room !== 'string' || !/^[a-z0-9-]{3,80}$/.test(room)) return undefined;
+    return findStreamByRoom(db, room);
+  }
+
+  /** The broadcaster's MediaRecorder bytes. Only the owner, only while the stream is live. */
+  app.get('/ws/publish', { websocket: true }, (socket, request) => {
+    const chunks: Buffer[] = [];
+    let accept: ((chunk: Buffer) => void) | undefined;
+    socket.on('message', (data, isBinary) => {
+      if (!isBinary) return;
+      const chunk = data as Buffer;
+      if (accept) accept(chunk);
+      else chunks.push(chunk);
+    });
+
+    void (async () => {
+      if (crossSite(request)) return socket.close(CLOSE_FORBIDDEN, 'Cross-site WebSocket refused');
+      const stream = await liveStream(request);
+      if (!stream) return socket.close(CLOSE_NOT_FOUND, 'No such room');
+      if (!request.user || request.user.id !== stream.owner_id) {
+        return socket.close(CLOSE_FORBIDDEN, 'Only the stream’s owner can publish');
+      }
+      if (!stream.is_active || stream.ended_at) return socket.close(CLOSE_NOT_LIVE, 'The stream is not live');
+      const requested = queryOf(request).mimeType;
+      const mimeType = (MEDIA_MIME_TYPES as readonly string[]).includes(String(requested))
+        ? String(requested)
+        : MEDIA_MIME_TYPES[0];
+
+      const previous = publishers.get(stream.room_name);
+      previous?.close(CLOSE_REPLACED, 'Another connection took over publishing');
+      publishers.set(stream.room_name, socket);
+      const room = media.room(stream.room_name);
+      await media.watchForEnd(stream.room_name);
+      room.relay.startPublisher(mimeType);
+      await room.recording.startPart();
+
+      accept = (chunk) => {
+        try {
+          room.relay.push(chunk);
+          room.recording.write(chunk);
+        } catch (error) {
+          if (!(error instanceof WebmError)) throw error;
+          socket.close(CLOSE_BAD_DATA, 'Not a WebM stream');
+        }
+      };
+      for (const chunk of chunks.splice(0)) accept(chunk);
+      socket.once('close', () => {
+        if (publishers.get(stream.room_name) !== socket) return;
+        publishers.delete(stream.room_name);
+        room.relay.stopPublisher();
+        void room.recording.endPart();
+      });
+      socket.send(JSON.stringify({ type: 'publish_ready' }));
+    })().catch((error) => {
+      request.log.error({ err: error }, 'publish failed');
+      socket.close(1011, 'Server error');
+    });
+  });
+
+  /** A viewer's video: init segment, then media from the latest keyframe on. */
+  app.get('/ws/media', { websocket: true }, (socket, request) => {
+    void (async () => {
+      if (crossSite(request)) return socket.close(CLOSE_FORBIDDEN, 'Cross-site WebSocket refused');
+      const stream = await liveStream(request);
+      if (!stream) return socket.close(CLOSE_NOT_FOUND, 'No such room');
+      if (stream.ended_at) {
+        socket.send(JSON.stringify({ type: 'stream_ended' }));
+        return socket.close(1000, 'The stream has ended');
+      }
+      const room = media.room(stream.room_name);
+      room.relay.addViewer(socket);
+      socket.once('close', () => room.relay.removeViewer(socket));
+    })().catch((error) => {
+      request.log.error({ err: error }, 'media viewer failed');
+      socket.close(1011, 'Server error');
+    });
+  });
+};

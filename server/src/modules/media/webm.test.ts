@@ -1,0 +1,136 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { WebSocket } from 'ws';
+import { RoomRelay } from './relay.ts';
+import { WebmError, type WebmEvent, WebmReader } from './webm.ts';
+
+// 3.5 s of real Chromium MediaRecorder output (VP8 + Opus, 100 ms timeslice, keyframe every 1 s),
+// with the sizes of the chunks it was delivered in.
+const fixture = readFileSync(new URL('./fixtures/mediarecorder-vp8-opus.webm', import.meta.url));
+const chunkSizes: number[] = JSON.parse(
+  readFileSync(new URL('./fixtures/mediarecorder-vp8-opus.chunks.json', import.meta.url), 'utf8'),
+);
+
+function split(bytes: Buffer, sizes: number[]): Buffer[] {
+  const chunks: Buffer[] = [];
+  let offset = 0;
+  for (const size of sizes) {
+    chunks.push(bytes.subarray(offset, offset + size));
+    offset += size;
+  }
+  if (offset < bytes.length) chunks.push(bytes.subarray(offset));
+  return chunks;
+}
+
+function readAll(chunks: Buffer[]): WebmEvent[] {
+  const reader = new WebmReader();
+  return chunks.flatMap((chunk) => reader.push(chunk));
+}
+
+const describeEvents = (events: WebmEvent[]) =>
+  events.map((e) => (e.kind === 'block' ? `${e.kind}:${e.track}:${e.keyframe}` : e.kind)).join(' ');
+
+describe('WebmReader on real MediaRecorder output', () => {
+  const events = readAll(split(fixture, chunkSizes));
+
+  it('passes every byte through once, in order', () => {
+    expect(Buffer.concat(events.map((e) => e.bytes)).equals(fixture)).toBe(true);
+  });
+
+  it('finds the init segment with the video track, then clusters and blocks', () => {
+    expect(events[0]?.kind).toBe('init');
+    expect(events[0]?.kind === 'init' && events[0].videoTrack).toBe(1);
+    expect(events.filter((e) => e.kind === 'init')).toHaveLength(1);
+    expect(events.filter((e) => e.kind === 'cluster').length).toBeGreaterThan(5);
+  });
+
+  it('flags a video keyframe about every second', () => {
+    const videoKeyframes = events.filter((e) => e.kind === 'block' && e.track === 1 && e.keyframe);
+    expect(videoKeyframes.length).toBeGreaterThanOrEqual(3);
+    expect(videoKeyframes.length).toBeLessThanOrEqual(5);
+    const firstBlock = events.find((e) => e.kind === 'block' && e.track === 1);
+    expect(firstBlock?.kind === 'block' && firstBlock.keyframe).toBe(true);
+  });
+
+  it('gives the same events however the bytes are split', () => {
+    const expected = describeEvents(events);
+    expect(describeEvents(readAll(split(fixture, new Array(fixture.length).fill(1))))).toBe(expected);
+    expect(describeEvents(readAll(split(fixture, new Array(200).fill(777))))).toBe(expected);
+  });
+
+  it('rejects bytes that are not WebM', () => {
+    expect(() => new WebmReader().push(Buffer.from('GET / HTTP/1.1\r\n\r\n'))).toThrow(WebmError);
+    expect(() => new WebmReader().push(Buffer.from([0x00, 0x00, 0x00, 0x00]))).toThrow(WebmError);
+  });
+});
+
+describe('RoomRelay', () => {
+  function fakeViewer() {
+    const received: Array<Buffer | string> = [];
+    const socket = {
+      OPEN: 1,
+      readyState: 1,
+      bufferedAmount: 0,
+      send(data: Buffer | string) {
+        received.push(typeof data === 'string' ? data : Buffer.from(data));
+      },
+    };
+    return { socket: socket as unknown as WebSocket & { bufferedAmount: number }, received };
+  }
+
+  function decodes(bytes: Buffer): string {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ss-relay-'));
+    const file = path.join(dir, 'joined.webm');
+    writeFileSync(file, bytes);
+    return execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-'], {
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
+  }
+
+  it('starts a late joiner at the latest keyframe with a stream a decoder plays without errors', () => {
+    const relay = new RoomRelay();
+    relay.startPublisher('video/webm;codecs=vp8,opus');
+    const chunks = split(fixture, chunkSizes);
+    for (const c of chunks.slice(0, 20)) relay.push(c);
+    const viewer = fakeViewer();
+    relay.addViewer(viewer.socket);
+    for (const c of chunks.slice(20)) relay.push(c);
+    expect(JSON.parse(String(viewer.received[0]))).toEqual({
+      type: 'media_reset',
+      mimeType: 'video/webm;codecs=vp8,opus',
+    });
+    const bytes = Buffer.concat(viewer.received.slice(1).map((b) => b as Buffer));
+    expect(bytes.length).toBeLessThan(fixture.length); // it did not get the whole history
+    expect(decodes(bytes)).toBe('');
+  });
+
+  it('skips a viewer that falls behind to the next keyframe instead of queueing without bound', () => {
+    const relay = new RoomRelay();
+    relay.startPublisher('video/webm;codecs=vp8,opus');
+    const chunks = split(fixture, chunkSizes);
+    const viewer = fakeViewer();
+    relay.addViewer(viewer.socket);
+    for (const c of chunks.slice(0, 8)) relay.push(c);
+    const before = viewer.received.length;
+    viewer.socket.bufferedAmount = 10 * 1024 * 1024; // a slow network
+    for (const c of chunks.slice(8, 12)) relay.push(c);
+    expect(viewer.received.length).toBe(before);
+    viewer.socket.bufferedAmount = 0;
+    for (const c of chunks.slice(12)) relay.push(c);
+    const resumed = viewer.received.slice(before) as Buffer[];
+    expect(resumed.length).toBeGreaterThan(0);
+    // It resumes at a Cluster start followed by a keyframe, so the decoder can continue.
+    expect(resumed[0]?.subarray(0, 4).equals(Buffer.from([0x1f, 0x43, 0xb6, 0x75]))).toBe(true);
+  });
+
+  it('tells viewers when nothing is published', () => {
+    const relay = new RoomRelay();
+    const viewer = fakeViewer();
+    relay.addViewer(viewer.socket);
+    expect(viewer.received).toEqual([JSON.stringify({ type: 'media_idle' })]);
+  });
+});

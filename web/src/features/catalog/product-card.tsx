@@ -1,0 +1,113 @@
+import type { Product } from '@streamshop/contract/catalog.ts';
+import { formatCents } from '@streamshop/contract/money.ts';
+import { ImageOff } from 'lucide-react';
+import { Link } from 'react-router';
+import { Badge } from '../../components/ui/badge.tsx';
+import { buttonClasses } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
+import { Skeleton } from '../../components/ui/skeleton.tsx';
+
+/** Rendered size of a card image; the box keeps this ratio so nothing shifts while it loads. */
+export const CARD_IMAGE_SIZE = 400;
+
+/** White on this red passes WCAG AA contrast for the small badge text (the theme's live red does not). */
+export const LIVE_BADGE_CLASS = 'bg-red-600';
+
+/** A product in the grid: image, badges, title, seller, description, price and Buy Now. */
+export function ProductCard({ product, showSeller = true }: { product: Product; showSeller?: boolean }) {
+  return (
+    <Card className="flex flex-col overflow-hidden" data-testid="product-card">
+      <div className="relative aspect-square bg-muted">
+        {product.imageUrl ? (
+          <img
+            src={product.imageUrl}
+            alt={product.title}
+            width={CARD_IMAGE_SIZE}
+            height={CARD_IMAGE_SIZE}
+            loading="lazy"
+            decoding="async"
+            className="size-full object-cover"
+          />
+        ) : (
+          <div className="flex size-full flex-col items-center justify-center gap-2 text-muted-foreground text-sm">
+            <ImageOff className="size-8" aria-hidden="true" />
+            No Image
+          </div>
+        )}
+        <div className="absolute top-2 left-2 flex flex-wrap gap-1">
+          <Badge variant="secondary" data-testid="product-condition">
+            {product.condition.toUpperCase()}
+          </Badge>
+          {product.isLiveLinked ? (
+            <Badge variant="live" className={LIVE_BADGE_CLASS}>
+              LIVE
+            </Badge>
+          ) : null}
+          {product.streamId ? (
+            <Badge variant="secondary" className="bg-violet-800">
+              VOD
+            </Badge>
+          ) : null}
+        </div>
+      </div>
+      <div className="flex flex-1 flex-col gap-1.5 p-4">
+        <h3 className="line-clamp-2 font-semibold leading-snug" data-testid="product-title">
+          {product.title}
+        </h3>
+        {showSeller ? (
+          <p className="text-muted-foreground text-xs">
+            Seller{' '}
+            <Link
+              to={`/s/${encodeURIComponent(product.seller.handle)}`}
+              className="font-medium text-foreground underline-offset-2 hover:underline"
+            >
+              @{product.seller.handle}
+            </Link>
+          </p>
+        ) : null}
+        {product.description ? (
+          <p className="line-clamp-2 text-muted-foreground text-sm">{product.description}</p>
+        ) : null}
+        <div className="mt-auto flex items-center justify-between gap-2 pt-3">
+          <span className="font-bold text-lg" data-testid="product-price">
+            {formatCents(product.priceCents)}
+          </span>
+          <Link to={`/checkout/${product.id}`} className={buttonClasses({ size: 'sm' })}>
+            Buy Now<span className="sr-only">: {product.title}</span>
+          </Link>
+        </div>
+      </div>
+    </Card>
+  );
+}
+
+export function ProductCardSkeleton() {
+  return (
+    <Card className="flex flex-col overflow-hidden" data-testid="product-skeleton">
+      <Skeleton className="aspect-square rounded-none" />
+      <div className="flex flex-col gap-2 p-4">
+        <Skeleton className="h-5 w-3/4" />
+        <Skeleton className="h-3 w-1/3" />
+        <Skeleton className="h-4 w-full" />
+        <div className="flex items-center justify-between pt-3">
+          <Skeleton className="h-6 w-16" />
+          <Skeleton className="h-9 w-20" />
+        </div>
+      </div>
+    </Card>
+  );
+}
+
+export const PRODUCT_GRID_CLASS = 'grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4';
+
+/** 8 skeleton cards while a product list loads. */
+export function ProductGridSkeleton() {
+  return (
+    <div className={PRODUCT_GRID_CLASS} role="status" aria-label="Loading products">
+      {Array.from({ length: 8 }, (_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: static placeholders
+        <ProductCardSkeleton key={i} />
+      ))}
+    </div>
+  );
+}

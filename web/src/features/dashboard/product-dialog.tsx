@@ -1,0 +1,353 @@
+import type { CategoryFacet, Product } from '@streamshop/contract/catalog.ts';
+import { CONDITIONS, type Condition } from '@streamshop/contract/constants.ts';
+import { ImageOff, Loader2, Upload } from 'lucide-react';
+import { type ChangeEvent, type FormEvent, useId, useRef, useState } from 'react';
+import { Button } from '../../components/ui/button.tsx';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../components/ui/dialog.tsx';
+import { Input } from '../../components/ui/input.tsx';
+import { Label } from '../../components/ui/label.tsx';
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from '../../components/ui/select.tsx';
+import { toast } from '../../components/ui/use-toast.ts';
+import { errorMessage, extractFieldErrors } from '../../lib/api.ts';
+import { cn } from '../../lib/cn.ts';
+import { useSaveProductMutation, useUploadImageMutation } from './api.ts';
+import {
+  emptyProductForm,
+  formValuesToBody,
+  type ProductFormValues,
+  productToFormValues,
+  validateProductForm,
+} from './product-form.ts';
+
+const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+const UPLOAD_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
+const CONDITION_LABELS: Record<Condition, string> = { new: 'New', used: 'Used', refurbished: 'Refurbished' };
+
+type FieldErrors = Partial<Record<keyof ProductFormValues, string>>;
+
+/** Server field names (VALIDATION_FAILED `fields`) to the form's. */
+function toFormErrors(fields: Record<string, string>): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const [key, message] of Object.entries(fields)) {
+    const field = key === 'priceCents' ? 'price' : key;
+    if (field in emptyProductForm()) errors[field as keyof ProductFormValues] = message;
+  }
+  return errors;
+}
+
+function FieldError({ id, message }: { id: string; message: string | undefined }) {
+  if (!message) return null;
+  return (
+    <p id={id} className="text-red-400 text-xs" role="alert">
+      {message}
+    </p>
+  );
+}
+
+const textareaClasses =
+  'flex min-h-20 w-full rounded-md border border-input bg-background px-3 py-2 text-base text-foreground placeholder:text-muted-foreground md:text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background';
+
+function ProductForm({
+  product,
+  categories,
+  onDone,
+}: {
+  product: Product | null;
+  categories: CategoryFacet[];
+  onDone: () => void;
+}) {
+  const uid = useId();
+  const ids = (name: string) => `${uid}-${name}`;
+  const [values, setValues] = useState<ProductFormValues>(() =>
+    product ? productToFormValues(product) : emptyProductForm(),
+  );
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const save = useSaveProductMutation();
+  const upload = useUploadImageMutation();
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  const set = <K extends keyof ProductFormValues>(key: K, value: ProductFormValues[K]) => {
+    setValues((current) => ({ ...current, [key]: value }));
+    setErrors((current) => ({ ...current, [key]: undefined }));
+  };
+  const describedBy = (key: keyof ProductFormValues) => (errors[key] ? ids(`${key}-error`) : undefined);
+
+  function onFileChosen(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (!file) return;
+    if (!UPLOAD_TYPES.includes(file.type)) {
+      toast({ title: 'Error', description: 'Choose a JPEG, PNG or WebP image.', variant: 'destructive' });
+      return;
+    }
+    if (file.size > MAX_UPLOAD_BYTES) {
+      toast({ title: 'Error', description: 'The image must be 5 MB or smaller.', variant: 'destructive' });
+      return;
+    }
+    upload.mutate(file, {
+      onSuccess: (url) => set('imageUrl', url),
+      onError: (error) =>
+        toast({
+          title: 'Error',
+          description: errorMessage(error, 'The image could not be uploaded.'),
+          variant: 'destructive',
+        }),
+    });
+  }
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const problems = validateProductForm(values);
+    if (Object.keys(problems).length > 0) {
+      setErrors(problems);
+      return;
+    }
+    save.mutate(
+      { id: product?.id ?? null, body: formValuesToBody(values) },
+      {
+        onSuccess: () => {
+          toast({ title: product ? 'Product updated successfully!' : 'Product created successfully!' });
+          onDone();
+        },
+        onError: (error) => {
+          setErrors(toFormErrors(extractFieldErrors(error)));
+          toast({
+            title: 'Error',
+            description: errorMessage(error, 'Something went wrong. Please try again.'),
+            variant: 'destructive',
+          });
+        },
+      },
+    );
+  }
+
+  const busy = save.isPending || upload.isPending;
+
+  return (
+    <form className="grid gap-4" onSubmit={onSubmit} noValidate data-testid="product-form">
+      <div className="grid gap-2">
+        <Label htmlFor={ids('title')}>Title</Label>
+        <Input
+          id={ids('title')}
+          value={values.title}
+          maxLength={200}
+          required
+          aria-invalid={!!errors.title}
+          aria-describedby={describedBy('title')}
+          onChange={(e) => set('title', e.target.value)}
+          data-testid="product-title-input"
+        />
+        <FieldError id={ids('title-error')} message={errors.title} />
+      </div>
+
+      <div className="grid gap-2">
+        <Label htmlFor={ids('description')}>Description</Label>
+        <textarea
+          id={ids('description')}
+          className={textareaClasses}
+          value={values.description}
+          maxLength={5000}
+          rows={3}
+          aria-invalid={!!errors.description}
+          aria-describedby={describedBy('description')}
+          onChange={(e) => set('description', e.target.value)}
+          data-testid="product-description-input"
+        />
+        <FieldError id={ids('description-error')} message={errors.description} />
+      </div>
+
+      <div className="grid grid-cols-2 gap-4">
+        <div className="grid gap-2">
+          <Label htmlFor={ids('price')}>Price (USD)</Label>
+          <Input
+            id={ids('price')}
+            type="number"
+            inputMode="decimal"
+            min={0}
+            step={0.01}
+            placeholder="0.00"
+            value={values.price}
+            aria-invalid={!!errors.price}
+            aria-describedby={describedBy('price')}
+            onChange={(e) => set('price', e.target.value)}
+            data-testid="product-price-input"
+          />
+          <FieldError id={ids('price-error')} message={errors.price} />
+        </div>
+        <div className="grid gap-2">
+          <Label htmlFor={ids('stock')}>Stock</Label>
+          <Input
+            id={ids('stock')}
+            type="number"
+            inputMode="numeric"
+            min={0}
+            step={1}
+            value={values.stock}
+            aria-invalid={!!errors.stock}
+            aria-describedby={describedBy('stock')}
+            onChange={(e) => set('stock', e.target.value)}
+            data-testid="product-stock-input"
+          />
+          <FieldError id={ids('stock-error')} message={errors.stock} />
+        </div>
+      </div>
+
+      <div className="grid grid-cols-2 gap-4">
+        <div className="grid gap-2">
+          <Label htmlFor={ids('condition')}>Condition</Label>
+          <Select value={values.condition} onValueChange={(value) => set('condition', value as Condition)}>
+            <SelectTrigger id={ids('condition')} data-testid="product-condition-select">
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              {CONDITIONS.map((condition) => (
+                <SelectItem key={condition} value={condition}>
+                  {CONDITION_LABELS[condition]}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </div>
+        <div className="grid gap-2">
+          <Label htmlFor={ids('categoryId')}>Category</Label>
+          <Select value={values.categoryId} onValueChange={(value) => set('categoryId', value)}>
+            <SelectTrigger
+              id={ids('categoryId')}
+              aria-invalid={!!errors.categoryId}
+              aria-describedby={describedBy('categoryId')}
+              data-testid="product-category-select"
+            >
+              <SelectValue placeholder="Choose a category" />
+            </SelectTrigger>
+            <SelectContent>
+              {categories.map((category) => (
+                <SelectItem key={category.id} value={String(category.id)}>
+                  {category.name}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+          <FieldError id={ids('categoryId-error')} message={errors.categoryId} />
+        </div>
+      </div>
+
+      <fieldset className="grid gap-2">
+        <legend className="mb-2 font-medium text-sm leading-none">Image</legend>
+        <div className="flex items-start gap-3">
+          <div className="flex size-20 shrink-0 items-center justify-center overflow-hidden rounded-md border border-border bg-muted">
+            {values.imageUrl ? (
+              <img
+                src={values.imageUrl}
+                alt="Product preview"
+                width={80}
+                height={80}
+                className="size-full object-cover"
+              />
+            ) : (
+              <ImageOff className="size-6 text-muted-foreground" aria-hidden="true" />
+            )}
+          </div>
+          <div className="grid flex-1 gap-2">
+            <input
+              ref={fileInput}
+              type="file"
+              accept={UPLOAD_TYPES.join(',')}
+              className="sr-only"
+              tabIndex={-1}
+              aria-hidden="true"
+              onChange={onFileChosen}
+              data-testid="product-image-file"
+            />
+            <Button
+              variant="outline"
+              size="sm"
+              className="justify-self-start"
+              disabled={upload.isPending}
+              onClick={() => fileInput.current?.click()}
+            >
+              {upload.isPending ? (
+                <Loader2 className="animate-spin" aria-hidden="true" />
+              ) : (
+                <Upload aria-hidden="true" />
+              )}
+              {upload.isPending ? 'Uploading...' : 'Upload image'}
+            </Button>
+            <p className="text-muted-foreground text-xs">JPEG, PNG or WebP, up to 5 MB.</p>
+          </div>
+        </div>
+        <Label htmlFor={ids('imageUrl')} className="mt-1">
+          Image URL
+        </Label>
+        <Input
+          id={ids('imageUrl')}
+          type="text"
+          inputMode="url"
+          placeholder="https://example.com/photo.jpg"
+          value={values.imageUrl}
+          aria-invalid={!!errors.imageUrl}
+          aria-describedby={describedBy('imageUrl')}
+          onChange={(e) => set('imageUrl', e.target.value)}
+          data-testid="product-image-url-input"
+        />
+        <FieldError id={ids('imageUrl-error')} message={errors.imageUrl} />
+      </fieldset>
+
+      <DialogFooter className="pt-2">
+        <Button variant="outline" onClick={onDone} disabled={save.isPending}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={busy} data-testid="product-submit">
+          {save.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
+          {product ? 'Save Changes' : 'Create Product'}
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}
+
+/** Add mode (product null) or edit mode; Cancel or success closes it, and it opens with a fresh form. */
+export function ProductDialog({
+  open,
+  product,
+  categories,
+  onOpenChange,
+}: {
+  open: boolean;
+  product: Product | null;
+  categories: CategoryFacet[];
+  onOpenChange: (open: boolean) => void;
+}) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className={cn('sm:max-w-xl')} data-testid="product-dialog">
+        <DialogHeader>
+          <DialogTitle>{product ? 'Edit Product' : 'Add Product'}</DialogTitle>
+          <DialogDescription>
+            {product ? 'Update the details buyers see.' : 'List a new product in your storefront.'}
+          </DialogDescription>
+        </DialogHeader>
+        {open ? (
+          <ProductForm
+            key={product?.id ?? 'new'}
+            product={product}
+            categories={categories}
+            onDone={() => onOpenChange(false)}
+          />
+        ) : null}
+      </DialogContent>
+    </Dialog>
+  );
+}

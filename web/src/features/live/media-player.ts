@@ -1,0 +1,168 @@
+import type { MediaControl } from '@streamshop/contract/live.ts';
+import { RealtimeSocket } from '../../lib/realtime.ts';
+import { parseMediaControl } from './broadcaster.ts';
+import { liveEdgeSeekTarget, staleBufferRange } from './live-edge.ts';
+
+export type PlayerStatus =
+  /** Connecting, or waiting for the broadcaster (media_idle). */
+  'waiting' | 'playing' | 'ended' | 'unsupported';
+
+const LIVE_EDGE_CHECK_MS = 250;
+
+/**
+ * Plays /ws/media?room={name} through Media Source Extensions into a <video>. media_reset
+ * creates a fresh MediaSource and SourceBuffer; binary frames are appended in order (queued while
+ * the buffer is updating); the playhead is kept near the live edge.
+ */
+export class LivePlayer {
+  private readonly socket: RealtimeSocket<MediaControl>;
+  private mediaSource: MediaSource | null = null;
+  private objectUrl: string | null = null;
+  private sourceBuffer: SourceBuffer | null = null;
+  private queue: ArrayBuffer[] = [];
+  private seekedToStart = false;
+  private edgeTimer: ReturnType<typeof setInterval> | null = null;
+  private status: PlayerStatus = 'waiting';
+
+  constructor(
+    roomName: string,
+    private readonly video: HTMLVideoElement,
+    private readonly onStatus: (status: PlayerStatus) => void,
+  ) {
+    this.socket = new RealtimeSocket<MediaControl>({
+      path: `/ws/media?room=${encodeURIComponent(roomName)}`,
+      parse: parseMediaControl,
+      onMessage: (message) => this.onControl(message),
+      onBinary: (data) => this.onMedia(data),
+    });
+  }
+
+  start(): void {
+    this.video.muted = true;
+    this.socket.connect();
+    this.edgeTimer = setInterval(() => this.keepNearLiveEdge(), LIVE_EDGE_CHECK_MS);
+  }
+
+  destroy(): void {
+    this.socket.close();
+    if (this.edgeTimer !== null) clearInterval(this.edgeTimer);
+    this.edgeTimer = null;
+    this.detach();
+  }
+
+  private setStatus(status: PlayerStatus): void {
+    if (this.status === status) return;
+    this.status = status;
+    this.onStatus(status);
+  }
+
+  private onControl(message: MediaControl): void {
+    switch (message.type) {
+      case 'media_reset':
+        this.reset(message.mimeType);
+        break;
+      case 'media_idle':
+        this.setStatus('waiting');
+        break;
+      case 'stream_ended':
+        this.setStatus('ended');
+        this.socket.close();
+        break;
+      default:
+        break;
+    }
+  }
+
+  private reset(mimeType: string): void {
+    this.detach();
+    if (typeof MediaSource === 'undefined' || !MediaSource.isTypeSupported(mimeType)) {
+      this.setStatus('unsupported');
+      return;
+    }
+    const mediaSource = new MediaSource();
+    this.mediaSource = mediaSource;
+    this.objectUrl = URL.createObjectURL(mediaSource);
+    mediaSource.addEventListener(
+      'sourceopen',
+      () => {
+        if (this.mediaSource !== mediaSource) return;
+        const sourceBuffer = mediaSource.addSourceBuffer(mimeType);
+        sourceBuffer.addEventListener('updateend', () => this.onAppended(sourceBuffer));
+        sourceBuffer.addEventListener('error', () => this.dropBuffered());
+        this.sourceBuffer = sourceBuffer;
+        this.pump();
+      },
+      { once: true },
+    );
+    this.video.src = this.objectUrl;
+  }
+
+  private onMedia(data: ArrayBuffer): void {
+    // Bytes before any media_reset belong to no SourceBuffer.
+    if (!this.mediaSource) return;
+    this.queue.push(data);
+    this.pump();
+  }
+
+  private pump(): void {
+    const sourceBuffer = this.sourceBuffer;
+    if (!sourceBuffer || sourceBuffer.updating || this.mediaSource?.readyState !== 'open') return;
+    // Bound memory: drop media well behind the playhead before appending more.
+    if (sourceBuffer.buffered.length > 0) {
+      const stale = staleBufferRange(sourceBuffer.buffered.start(0), this.video.currentTime);
+      if (stale) {
+        sourceBuffer.remove(stale[0], stale[1]);
+        return;
+      }
+    }
+    const next = this.queue.shift();
+    if (!next) return;
+    try {
+      sourceBuffer.appendBuffer(next);
+    } catch {
+      // QuotaExceeded or a closed source: start over from the next keyframe group.
+      this.dropBuffered();
+    }
+  }
+
+  private onAppended(sourceBuffer: SourceBuffer): void {
+    if (sourceBuffer !== this.sourceBuffer) return;
+    const { buffered } = sourceBuffer;
+    if (!this.seekedToStart && buffered.length > 0) {
+      // A late joiner's timestamps do not start at 0: begin at the first buffered frame.
+      this.seekedToStart = true;
+      this.video.currentTime = buffered.start(0);
+      this.video.play().catch(() => {
+        // Autoplay can still be refused; the page shows the video with its controls.
+      });
+    }
+    if (buffered.length > 0) this.setStatus('playing');
+    this.keepNearLiveEdge();
+    this.pump();
+  }
+
+  private keepNearLiveEdge(): void {
+    const sourceBuffer = this.sourceBuffer;
+    if (!sourceBuffer || sourceBuffer.buffered.length === 0) return;
+    const end = sourceBuffer.buffered.end(sourceBuffer.buffered.length - 1);
+    const target = liveEdgeSeekTarget(end, this.video.currentTime);
+    if (target !== null) this.video.currentTime = target;
+  }
+
+  private dropBuffered(): void {
+    this.queue = [];
+  }
+
+  private detach(): void {
+    this.queue = [];
+    this.sourceBuffer = null;
+    this.seekedToStart = false;
+    this.mediaSource = null;
+    if (this.objectUrl) {
+      URL.revokeObjectURL(this.objectUrl);
+      this.objectUrl = null;
+      this.video.removeAttribute('src');
+      this.video.load();
+    }
+  }
+}

@@ -1,0 +1,107 @@
+import { Camera, CameraOff, Loader2, Mic, MicOff, Radio, Square, VideoOff } from 'lucide-react';
+import { useEffect, useRef } from 'react';
+import { Button } from '../../components/ui/button.tsx';
+import { CAMERA_ERROR_MESSAGE, CAMERA_ERROR_TITLE, type useCamera } from './use-camera.ts';
+
+/** The host's stage: the local camera preview (muted), mic and camera toggles, Start/End Stream. */
+export function OwnerStage({
+  camera,
+  broadcasting,
+  busy,
+  onStart,
+  onEnd,
+}: {
+  camera: ReturnType<typeof useCamera>;
+  broadcasting: boolean;
+  busy: boolean;
+  onStart: () => void;
+  onEnd: () => void;
+}) {
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const { stream, micOn, cameraOn, toggleMic, toggleCamera } = camera;
+
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video) return;
+    video.srcObject = stream;
+    if (stream) video.play().catch(() => {});
+  }, [stream]);
+
+  const failed = camera.camera.status === 'error';
+
+  return (
+    <div className="grid gap-3">
+      <div className="relative aspect-video w-full overflow-hidden rounded-xl bg-black">
+        <video
+          ref={videoRef}
+          className="size-full -scale-x-100 object-contain"
+          autoPlay
+          playsInline
+          muted
+          aria-label="Camera preview"
+          data-testid="camera-preview"
+        />
+        {camera.camera.status === 'pending' ? (
+          <div className="absolute inset-0 flex items-center justify-center" role="status">
+            <Loader2 className="size-8 animate-spin text-primary" aria-hidden="true" />
+            <span className="sr-only">Starting the camera…</span>
+          </div>
+        ) : null}
+        {failed ? (
+          <div
+            className="absolute inset-0 flex flex-col items-center justify-center gap-2 p-6 text-center"
+            role="alert"
+            data-testid="camera-error"
+          >
+            <VideoOff className="size-10 text-destructive" aria-hidden="true" />
+            <p className="font-semibold">{CAMERA_ERROR_TITLE}</p>
+            <p className="max-w-sm text-muted-foreground text-sm">{CAMERA_ERROR_MESSAGE}</p>
+          </div>
+        ) : null}
+        {stream && !cameraOn ? (
+          <div className="absolute inset-0 flex flex-col items-center justify-center gap-2 bg-black text-muted-foreground">
+            <CameraOff className="size-10" aria-hidden="true" />
+            <p className="text-sm">Camera is off</p>
+          </div>
+        ) : null}
+      </div>
+      <div className="flex flex-wrap items-center gap-2">
+        <Button
+          variant={micOn ? 'secondary' : 'destructive'}
+          size="icon"
+          onClick={toggleMic}
+          disabled={!stream}
+          aria-label={micOn ? 'Turn microphone off' : 'Turn microphone on'}
+          aria-pressed={!micOn}
+          data-testid="toggle-mic"
+        >
+          {micOn ? <Mic aria-hidden="true" /> : <MicOff aria-hidden="true" />}
+        </Button>
+        <Button
+          variant={cameraOn ? 'secondary' : 'destructive'}
+          size="icon"
+          onClick={toggleCamera}
+          disabled={!stream}
+          aria-label={cameraOn ? 'Turn camera off' : 'Turn camera on'}
+          aria-pressed={!cameraOn}
+          data-testid="toggle-camera"
+        >
+          {cameraOn ? <Camera aria-hidden="true" /> : <CameraOff aria-hidden="true" />}
+        </Button>
+        <div className="ml-auto flex gap-2">
+          {broadcasting ? (
+            <Button variant="destructive" onClick={onEnd} disabled={busy} data-testid="end-stream">
+              {busy ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Square aria-hidden="true" />}
+              End Stream
+            </Button>
+          ) : (
+            <Button onClick={onStart} disabled={!stream || busy} data-testid="start-stream">
+              {busy ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Radio aria-hidden="true" />}
+              Start Stream
+            </Button>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

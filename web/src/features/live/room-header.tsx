@@ -1,0 +1,62 @@
+import { Clock, Eye } from 'lucide-react';
+import { Badge } from '../../components/ui/badge.tsx';
+import { formatCountdown } from './countdown.ts';
+
+/** Title, host, LIVE badge, viewer count and the mm:ss countdown above the stage. */
+export function RoomHeader({
+  title,
+  hostHandle,
+  live,
+  viewerCount,
+  secondsLeft,
+}: {
+  title: string;
+  hostHandle: string;
+  live: boolean;
+  /** Viewers in the room now; null hides the count (the stream has ended). */
+  viewerCount: number | null;
+  /** Time left while live, or the plan's full length before the start; null once ended. */
+  secondsLeft: number | null;
+}) {
+  return (
+    <div className="flex flex-wrap items-start justify-between gap-4">
+      <div className="min-w-0">
+        <div className="flex items-center gap-3">
+          <h1 className="truncate font-bold text-2xl tracking-tight sm:text-3xl" data-testid="room-title">
+            {title}
+          </h1>
+          {live ? (
+            <Badge variant="live" className="shrink-0 gap-1.5 uppercase" data-testid="live-badge">
+              <span className="size-1.5 animate-pulse rounded-full bg-white" aria-hidden="true" />
+              Live
+            </Badge>
+          ) : null}
+        </div>
+        <p className="mt-1 text-muted-foreground text-sm">Hosted by @{hostHandle}</p>
+      </div>
+      <div className="flex items-center gap-2 text-sm">
+        {viewerCount !== null ? (
+          <span
+            className="inline-flex items-center gap-1.5 rounded-md border border-border bg-card px-3 py-1.5 tabular-nums"
+            data-testid="viewer-count"
+          >
+            <Eye className="size-4 text-primary" aria-hidden="true" />
+            <span>{viewerCount}</span>
+            <span className="text-muted-foreground">{viewerCount === 1 ? 'viewer' : 'viewers'}</span>
+          </span>
+        ) : null}
+        {secondsLeft !== null ? (
+          <span
+            className="inline-flex items-center gap-1.5 rounded-md border border-border bg-card px-3 py-1.5 font-mono tabular-nums"
+            role="timer"
+            aria-label={`Time left ${formatCountdown(secondsLeft)}`}
+            data-testid="countdown"
+          >
+            <Clock className="size-4 text-primary" aria-hidden="true" />
+            {formatCountdown(secondsLeft)}
+          </span>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,214 @@
+import type { Stream } from '@streamshop/contract/catalog.ts';
+import { useQuery } from '@tanstack/react-query';
+import { AlertTriangle } from 'lucide-react';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { buttonClasses } from '../../components/ui/button.tsx';
+import { Card, CardContent } from '../../components/ui/card.tsx';
+import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { toast } from '../../components/ui/use-toast.ts';
+import { errorMessage, parseApiError } from '../../lib/api.ts';
+import { usePageTitle } from '../../lib/page-title.ts';
+import { useAuth } from '../auth/use-auth.ts';
+import { streamQueryOptions, useStreamControlMutation } from './api.ts';
+import { Broadcaster } from './broadcaster.ts';
+import { ChatPanel } from './chat-panel.tsx';
+import { secondsUntil } from './countdown.ts';
+import { EndedStage } from './ended-stage.tsx';
+import { OwnerStage } from './owner-stage.tsx';
+import { RoomHeader } from './room-header.tsx';
+import { CAMERA_ERROR_MESSAGE, CAMERA_ERROR_TITLE, useCamera } from './use-camera.ts';
+import { useNow } from './use-now.ts';
+import { useRoomSocket } from './use-room-socket.ts';
+import { ViewerStage } from './viewer-stage.tsx';
+
+const ROOM_NAME = /^[a-z0-9-]{3,80}$/;
+
+function RoomNotice({ children }: { children: ReactNode }) {
+  return (
+    <section className="mx-auto w-full max-w-3xl px-4 py-12 sm:px-6">
+      <h1 className="font-bold text-3xl tracking-tight">Live Stream</h1>
+      <Card className="mt-6">
+        <CardContent className="flex items-start gap-3 p-6">
+          <AlertTriangle className="mt-0.5 size-5 shrink-0 text-destructive" aria-hidden="true" />
+          <div className="grid gap-3">{children}</div>
+        </CardContent>
+      </Card>
+    </section>
+  );
+}
+
+/** /room/:name: the host's studio or the viewers' player, with the Live Chat panel. */
+export function RoomPage() {
+  const { name = '' } = useParams();
+  const valid = ROOM_NAME.test(name);
+  const query = useQuery({ ...streamQueryOptions(name), enabled: valid });
+  usePageTitle(query.data?.title ?? 'Live Stream');
+
+  if (!valid || (query.isError && parseApiError(query.error).status === 404)) {
+    return (
+      <RoomNotice>
+        <p className="font-medium" data-testid="room-invalid">
+          Invalid room URL
+        </p>
+        <Link to="/explore" className={buttonClasses({ variant: 'outline', className: 'w-fit' })}>
+          Back to Marketplace
+        </Link>
+      </RoomNotice>
+    );
+  }
+  if (query.isError) {
+    return (
+      <RoomNotice>
+        <p className="font-medium">We could not load this stream.</p>
+        <button
+          type="button"
+          className={buttonClasses({ variant: 'outline', className: 'w-fit' })}
+          onClick={() => void query.refetch()}
+        >
+          Try again
+        </button>
+      </RoomNotice>
+    );
+  }
+  if (!query.data) {
+    return (
+      <section className="mx-auto w-full max-w-7xl px-4 py-6 sm:px-6" aria-busy="true">
+        <h1 className="sr-only">Live Stream</h1>
+        <Skeleton className="h-9 w-72" />
+        <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+          <Skeleton className="aspect-video w-full rounded-xl" />
+          <Skeleton className="h-96 w-full rounded-xl" />
+        </div>
+      </section>
+    );
+  }
+  return <Room stream={query.data} />;
+}
+
+function Room({ stream }: { stream: Stream }) {
+  const { user } = useAuth();
+  const navigate = useNavigate();
+  const roomName = stream.roomName;
+  const isHost = user?.handle === stream.owner.handle;
+  const { state, status, send } = useRoomSocket(roomName, true);
+
+  const ended = state.ended || (!stream.isActive && stream.startedAt !== null);
+  const endsAt = ended ? null : (state.endsAt ?? (stream.isActive ? stream.endsAt : null));
+  const live = !ended && endsAt !== null;
+  const now = useNow(live);
+  const secondsLeft = ended ? null : live ? secondsUntil(endsAt, now) : stream.durationSec;
+
+  // --- The host's side: camera, publisher, start and end. ---
+  const camera = useCamera(isHost && !ended);
+  const startMutation = useStreamControlMutation(roomName, 'start');
+  const endMutation = useStreamControlMutation(roomName, 'end');
+  const broadcasterRef = useRef<Broadcaster | null>(null);
+  const [broadcasting, setBroadcasting] = useState(false);
+  const finishing = useRef(false);
+
+  useEffect(() => {
+    if (camera.camera.status === 'error') {
+      toast({ title: CAMERA_ERROR_TITLE, description: CAMERA_ERROR_MESSAGE, variant: 'destructive' });
+    }
+  }, [camera.camera.status]);
+
+  // Leaving the page stops the publisher; the camera hook stops its own tracks.
+  useEffect(() => () => broadcasterRef.current?.stop(), []);
+
+  const startStream = async () => {
+    const mediaStream = camera.stream;
+    if (!mediaStream) return;
+    try {
+      await startMutation.mutateAsync();
+    } catch (error) {
+      toast({
+        title: 'Error',
+        description: errorMessage(error, 'Could not start the stream'),
+        variant: 'destructive',
+      });
+      return;
+    }
+    broadcasterRef.current?.stop();
+    const broadcaster = new Broadcaster(roomName, mediaStream, {
+      onError: (message) => toast({ title: 'Error', description: message, variant: 'destructive' }),
+    });
+    broadcasterRef.current = broadcaster;
+    broadcaster.start();
+    setBroadcasting(true);
+    toast({ title: 'Stream Started', description: 'You are now live! Viewers can join your stream.' });
+  };
+
+  const { stop: stopCamera } = camera;
+  const { mutateAsync: endStream } = endMutation;
+  const finishStream = useCallback(async () => {
+    if (finishing.current) return;
+    finishing.current = true;
+    broadcasterRef.current?.stop();
+    broadcasterRef.current = null;
+    try {
+      await endStream();
+    } catch (error) {
+      finishing.current = false;
+      toast({
+        title: 'Error',
+        description: errorMessage(error, 'Could not end the stream'),
+        variant: 'destructive',
+      });
+      return;
+    }
+    stopCamera();
+    toast({ title: 'Stream Ended' });
+    navigate('/dashboard');
+  }, [endStream, stopCamera, navigate]);
+
+  // The countdown reaching 0, or the server ending the stream, ends the host's broadcast.
+  useEffect(() => {
+    if (!broadcasting) return;
+    if (state.ended || secondsLeft === 0) void finishStream();
+  }, [broadcasting, state.ended, secondsLeft, finishStream]);
+
+  let stage: ReactNode;
+  if (ended && !broadcasting) stage = <EndedStage roomName={roomName} />;
+  else if (isHost)
+    stage = (
+      <OwnerStage
+        camera={camera}
+        broadcasting={broadcasting}
+        busy={startMutation.isPending || endMutation.isPending}
+        onStart={() => void startStream()}
+        onEnd={() => void finishStream()}
+      />
+    );
+  else stage = <ViewerStage roomName={roomName} live={live} />;
+
+  return (
+    <section className="mx-auto w-full max-w-7xl px-4 py-6 sm:px-6">
+      <RoomHeader
+        title={stream.title}
+        hostHandle={stream.owner.handle}
+        live={live}
+        viewerCount={ended ? null : (state.viewerCount ?? 0)}
+        secondsLeft={secondsLeft}
+      />
+      <div className="mt-6 grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <div className="grid gap-4">
+          {stage}
+          {stream.description ? (
+            <p className="whitespace-pre-line text-muted-foreground text-sm">{stream.description}</p>
+          ) : null}
+        </div>
+        <ChatPanel
+          className="lg:h-[min(36rem,calc(100vh-12rem))]"
+          messages={state.messages}
+          error={state.error}
+          canChat={user !== null}
+          isHost={isHost}
+          hostHandle={stream.owner.handle}
+          connected={status === 'open'}
+          send={send}
+        />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,75 @@
+import { useCallback, useEffect, useState } from 'react';
+
+export const CAMERA_ERROR_TITLE = 'Camera Error';
+export const CAMERA_ERROR_MESSAGE = 'Unable to access camera and microphone. Please check permissions.';
+
+export type CameraState =
+  | { status: 'pending' }
+  | { status: 'ready'; stream: MediaStream }
+  | { status: 'error' };
+
+function setTracksEnabled(tracks: MediaStreamTrack[], enabled: boolean): void {
+  for (const track of tracks) track.enabled = enabled;
+}
+
+/**
+ * The broadcaster's camera and microphone (getUserMedia, audio + video). Mic and camera toggles
+ * enable or disable the tracks, so the recording keeps going (black/silent) while one is off.
+ * Every track stops on unmount or when `stop()` is called.
+ */
+export function useCamera(enabled: boolean) {
+  const [camera, setCamera] = useState<CameraState>({ status: 'pending' });
+  const [micOn, setMicOn] = useState(true);
+  const [cameraOn, setCameraOn] = useState(true);
+
+  useEffect(() => {
+    if (!enabled) return;
+    let cancelled = false;
+    let acquired: MediaStream | null = null;
+    setCamera({ status: 'pending' });
+    const request = navigator.mediaDevices?.getUserMedia?.({ audio: true, video: true });
+    if (!request) {
+      setCamera({ status: 'error' });
+      return;
+    }
+    request.then(
+      (stream) => {
+        if (cancelled) {
+          for (const track of stream.getTracks()) track.stop();
+          return;
+        }
+        acquired = stream;
+        setMicOn(true);
+        setCameraOn(true);
+        setCamera({ status: 'ready', stream });
+      },
+      () => {
+        if (!cancelled) setCamera({ status: 'error' });
+      },
+    );
+    return () => {
+      cancelled = true;
+      if (acquired) for (const track of acquired.getTracks()) track.stop();
+    };
+  }, [enabled]);
+
+  const stream = camera.status === 'ready' ? camera.stream : null;
+
+  const toggleMic = useCallback(() => {
+    if (!stream) return;
+    setTracksEnabled(stream.getAudioTracks(), !micOn);
+    setMicOn(!micOn);
+  }, [stream, micOn]);
+
+  const toggleCamera = useCallback(() => {
+    if (!stream) return;
+    setTracksEnabled(stream.getVideoTracks(), !cameraOn);
+    setCameraOn(!cameraOn);
+  }, [stream, cameraOn]);
+
+  const stop = useCallback(() => {
+    if (stream) for (const track of stream.getTracks()) track.stop();
+  }, [stream]);
+
+  return { camera, stream, micOn, cameraOn, toggleMic, toggleCamera, stop };
+}

@@ -1,0 +1,87 @@
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+
+const REDUCED_MOTION_QUERY = '(prefers-reduced-motion: reduce)';
+
+function subscribeReducedMotion(onChange: () => void): () => void {
+  if (typeof window.matchMedia !== 'function') return () => {};
+  const query = window.matchMedia(REDUCED_MOTION_QUERY);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+}
+
+const reducedMotionSnapshot = () =>
+  typeof window.matchMedia === 'function' && window.matchMedia(REDUCED_MOTION_QUERY).matches;
+
+/** Whether the visitor asked the system for less motion. */
+export function usePrefersReducedMotion(): boolean {
+  return useSyncExternalStore(subscribeReducedMotion, reducedMotionSnapshot, () => false);
+}
+
+/** An index 0..count-1 that advances every `intervalMs` (the explainers' 2 s steps). */
+export function useStepCycle(count: number, intervalMs: number): [number, (step: number) => void] {
+  const [step, setStep] = useState(0);
+  useEffect(() => {
+    const timer = setInterval(() => setStep((current) => (current + 1) % count), intervalMs);
+    return () => clearInterval(timer);
+  }, [count, intervalMs]);
+  return [step, setStep];
+}
+
+/** Random whole milliseconds in [min, max]. */
+export const randomBetween = (min: number, max: number) => Math.round(min + Math.random() * (max - min));
+
+/**
+ * A chain of timeouts with random gaps, run while mounted. Every timer it starts is cleared on
+ * unmount, so navigating away leaves nothing running.
+ */
+export function useRandomTimer(
+  tick: () => void,
+  {
+    minMs,
+    maxMs,
+    firstMs,
+    enabled = true,
+  }: { minMs: number; maxMs: number; firstMs?: number; enabled?: boolean },
+): void {
+  const tickRef = useRef(tick);
+  tickRef.current = tick;
+  useEffect(() => {
+    if (!enabled) return;
+    let timer: ReturnType<typeof setTimeout>;
+    const schedule = (delay: number) => {
+      timer = setTimeout(() => {
+        tickRef.current();
+        schedule(randomBetween(minMs, maxMs));
+      }, delay);
+    };
+    schedule(firstMs ?? randomBetween(minMs, maxMs));
+    return () => clearTimeout(timer);
+  }, [minMs, maxMs, firstMs, enabled]);
+}
+
+/**
+ * Runs `callback` once after `delayMs`, and returns a function that starts it. Starting again
+ * replaces the pending run; unmounting cancels it.
+ */
+export function useDelayedAction(delayMs: number): {
+  schedule: (callback: () => void) => void;
+  cancel: () => void;
+} {
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const cancel = useCallback(() => {
+    if (timer.current !== undefined) clearTimeout(timer.current);
+    timer.current = undefined;
+  }, []);
+  const schedule = useCallback(
+    (callback: () => void) => {
+      cancel();
+      timer.current = setTimeout(() => {
+        timer.current = undefined;
+        callback();
+      }, delayMs);
+    },
+    [cancel, delayMs],
+  );
+  useEffect(() => cancel, [cancel]);
+  return { schedule, cancel };
+}
