@@ -109,3 +109,11 @@ export async function signUp(app: FastifyInstance, overrides: Record<string, unk
   if (response.statusCode !== 201) throw new Error(`sign-up failed: ${response.statusCode} ${response.body}`);
   return { ...account, cookie: sessionCookie(response), user: response.json() };
 }
+
+/** Listens on a free loopback port, for tests that need real sockets; returns the ws:// base URL. */
+export async function listenOnLoopback(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (typeof address !== 'object' || !address) throw new Error('server has no address');
+  return `ws://127.0.0.1:${address.port}`;
+}

@@ -2,7 +2,7 @@ import type { ServerMessage } from '@streamshop/contract/live.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { redisBus } from '../../platform/bus.ts';
-import { buildTestApp, signUp, type TestApp } from '../../test/test-app.ts';
+import { buildTestApp, listenOnLoopback, signUp, type TestApp } from '../../test/test-app.ts';
 
 let t: TestApp;
 let base: string;
@@ -52,9 +52,7 @@ async function connect(roomName: string, cookie?: string, origin?: string, at = 
 
 beforeAll(async () => {
   t = await buildTestApp({}, { autoEnd: false });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = t.app.server.address();
-  base = `ws://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  base = await listenOnLoopback(t.app);
   owner = await signUp(t.app);
   viewer = await signUp(t.app);
   const created = await t.app.inject({
@@ -239,10 +237,8 @@ describe('chat on /ws?room=', () => {
 
   it('closes sockets with 1012 when the server shuts down', async () => {
     const extra = await buildTestApp({}, { database: t.database, autoEnd: false });
-    await extra.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = extra.app.server.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
-    const socket = new WebSocket(`ws://127.0.0.1:${port}/ws?room=${room}`);
+    const extraBase = await listenOnLoopback(extra.app);
+    const socket = new WebSocket(`${extraBase}/ws?room=${room}`);
     await new Promise((resolve) => socket.once('open', resolve));
     const code = new Promise<number>((resolve) => socket.once('close', (c) => resolve(c)));
     await extra.close();
@@ -264,11 +260,7 @@ describe.skipIf(!redisUrl)('two instances through Redis', () => {
     );
     try {
       const urls: string[] = [];
-      for (const instance of instances) {
-        await instance.app.listen({ port: 0, host: '127.0.0.1' });
-        const address = instance.app.server.address();
-        urls.push(`ws://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
-      }
+      for (const instance of instances) urls.push(await listenOnLoopback(instance.app));
       const talker = await signUp(t.app);
       const onA = await connect(room, talker.cookie, undefined, urls[0]);
       await onA.next('chat_history');

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { buildTestApp, signUp, type TestApp } from '../../test/test-app.ts';
+import { buildTestApp, listenOnLoopback, signUp, type TestApp } from '../../test/test-app.ts';
 
 const fixture = readFileSync(new URL('./fixtures/mediarecorder-vp8-opus.webm', import.meta.url));
 const chunkSizes: number[] = JSON.parse(
@@ -15,9 +15,7 @@ let stranger: Awaited<ReturnType<typeof signUp>>;
 
 beforeAll(async () => {
   t = await buildTestApp({}, { autoEnd: false });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = t.app.server.address();
-  base = `ws://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  base = await listenOnLoopback(t.app);
   owner = await signUp(t.app);
   stranger = await signUp(t.app);
 });

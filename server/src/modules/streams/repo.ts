@@ -18,10 +18,13 @@ export type StreamRecord = {
   owner_handle: string;
 };
 
+/** The columns every stream query selects (stream + owner's handle), matching StreamRecord. */
+export const STREAM_COLUMNS = sql.raw(`s.id, s.owner_id, s.room_name, s.title, s.description, s.view_count,
+  s.duration_sec, s.is_active, s.created_at, s.started_at, s.ends_at, s.ended_at, s.vod_url,
+  u.handle as owner_handle`);
+
 export async function findStreamByRoom(db: Db, roomName: string): Promise<StreamRecord | undefined> {
   const result = await db.execute<StreamRecord>(sql`
-    select s.id, s.owner_id, s.room_name, s.title, s.description, s.view_count, s.duration_sec, s.is_active,
-      s.created_at, s.started_at, s.ends_at, s.ended_at, s.vod_url, u.handle as owner_handle
-    from streams s join users u on u.id = s.owner_id where s.room_name = ${roomName}`);
+    select ${STREAM_COLUMNS} from streams s join users u on u.id = s.owner_id where s.room_name = ${roomName}`);
   return result.rows[0];
 }
