@@ -8,7 +8,7 @@ import type {
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
-import { listLiveStreams } from '../streams/service.ts';
+import { listLiveStreamsCached } from '../streams/service.ts';
 import {
   anyFullTextMatch,
   countByCategory,
@@ -64,7 +64,7 @@ export async function explore(db: Db, query: ExploreQuery): Promise<ExploreRespo
     });
   }
   const mode = await searchMode(db, filter.search);
-  const [count, live] = await Promise.all([countProducts(db, filter, mode), listLiveStreams(db)]);
+  const [count, live] = await Promise.all([countProducts(db, filter, mode), listLiveStreamsCached(db)]);
   const offset = (query.page - 1) * query.limit;
   const rows =
     offset < count.total ? await findProducts(db, filter, mode, query.sort, query.limit, offset) : [];

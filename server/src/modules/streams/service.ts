@@ -21,6 +21,22 @@ export function toStream(row: StreamRecord): Stream {
   };
 }
 
+/**
+ * The live list is read on every explore page; a couple of seconds of staleness is invisible next
+ * to the client's 30 s refresh, and saves a query per page view.
+ */
+const LIVE_LIST_TTL_MS = 2000;
+const liveListCache = new WeakMap<Db, { at: number; value: Promise<Stream[]> }>();
+
+export function listLiveStreamsCached(db: Db): Promise<Stream[]> {
+  const hit = liveListCache.get(db);
+  if (hit && Date.now() - hit.at < LIVE_LIST_TTL_MS) return hit.value;
+  const value = listLiveStreams(db);
+  liveListCache.set(db, { at: Date.now(), value });
+  value.catch(() => liveListCache.delete(db));
+  return value;
+}
+
 /** Streams live right now (active and not past their plan's end), most watched first. */
 export async function listLiveStreams(db: Db, limit = 48): Promise<Stream[]> {
   const result = await db.execute<StreamRecord>(sql`
