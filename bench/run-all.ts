@@ -2,6 +2,7 @@
 const benches: Record<string, string> = {
   foundation: './foundation.ts',
   explore: './explore.ts',
+  chat: './chat.ts',
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('--'));

@@ -102,6 +102,56 @@ describe('marketing pages', { timeout: 60_000 }, () => {
     watched.expectNoErrors(signedOut);
   });
 
+  it('serves each marketing route its own head and changes it on client-side navigation', async () => {
+    const watched = await newPage();
+    const { page } = watched;
+    const head = () =>
+      page.evaluate(() => ({
+        title: document.title,
+        canonical: document.querySelector('link[rel="canonical"]')?.getAttribute('href'),
+        ogUrl: document.querySelector('meta[property="og:url"]')?.getAttribute('content'),
+        ogImage: document.querySelector('meta[property="og:image"]')?.getAttribute('content'),
+      }));
+
+    // Without JavaScript (what a crawler fetches) the title is already the route's own.
+    const raw = await (await page.request.get('/stream-disc/music')).text();
+    expect(raw).toContain('<title>Stream Disc Music Edition: A Modern Alternative to CDs &amp; Vinyl');
+    expect(raw).toContain(`<meta property="og:url" content="${server.url}/stream-disc/music" />`);
+
+    await page.goto('/stream-disc');
+    await page.getByRole('heading', { level: 1, name: 'The Future Is Here' }).waitFor();
+    expect(await head()).toEqual({
+      title: 'Stream Disc: The Future Is Here · StreamShop',
+      canonical: `${server.url}/stream-disc`,
+      ogUrl: `${server.url}/stream-disc`,
+      ogImage: `${server.url}/og-image.png`,
+    });
+
+    await page.getByRole('link', { name: /Music Edition/ }).click();
+    await page
+      .getByRole('heading', { level: 1, name: 'Stream Disc: A Modern Alternative to CDs & Vinyl' })
+      .waitFor();
+    await page.waitForFunction(() => document.title.startsWith('Stream Disc Music Edition'));
+    expect(await head()).toEqual({
+      title: 'Stream Disc Music Edition: A Modern Alternative to CDs & Vinyl · StreamShop',
+      canonical: `${server.url}/stream-disc/music`,
+      ogUrl: `${server.url}/stream-disc/music`,
+      ogImage: `${server.url}/og-image.png`,
+    });
+
+    await page.goBack();
+    await page.waitForFunction(() => document.title === 'Stream Disc: The Future Is Here · StreamShop');
+    expect((await head()).ogUrl).toBe(`${server.url}/stream-disc`);
+    expect(await page.locator('meta[property="og:url"]').count()).toBe(1);
+
+    // The picture behind og:image is ours and 1200x630.
+    const image = await page.request.get('/og-image.png');
+    expect(image.headers()['content-type']).toBe('image/png');
+    const png = await image.body();
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1200, 630]);
+    watched.expectNoErrors(signedOut);
+  });
+
   it('plays the feature video after a click on the thumbnail', async () => {
     const watched = await newPage();
     await watched.page.goto('/stream-disc');

@@ -23,6 +23,8 @@ import { healthRoutes } from './modules/health/routes.ts';
 import { mediaRoutes } from './modules/media/routes.ts';
 import { MediaService } from './modules/media/service.ts';
 import { sellerRoutes } from './modules/seller/routes.ts';
+import { sendSpaIndex } from './modules/seo/index-html.ts';
+import { seoRoutes } from './modules/seo/routes.ts';
 import { storefrontRoutes } from './modules/storefront/routes.ts';
 import { startAutoEnd } from './modules/streams/auto-end.ts';
 import { streamRoutes } from './modules/streams/routes.ts';
@@ -141,6 +143,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(imageUploadRoutes, { mediaDir: path.join(config.dataDir, 'media'), limiter });
   await app.register(sellerRoutes, { db: database.db });
   await app.register(storefrontRoutes, { db: database.db });
+  await app.register(seoRoutes, { publicUrl: config.publicUrl });
   await app.register(streamRoutes, { db: database.db, hub });
   await app.register(chatRoutes, { db: database.db, hub, publicUrl: config.publicUrl });
   const media = new MediaService(database.db, bus, path.join(config.dataDir, 'media'), app.log);
@@ -200,7 +203,7 @@ async function registerStatic(app: FastifyInstance, config: Config, webDist: str
           .send('The web app is not built yet: run `npm run build`, then restart the server.');
       }
       // The SPA renders every non-API route, including its own 'Page Not Found'.
-      return reply.header('cache-control', 'no-cache').sendFile('index.html', webDist);
+      return sendSpaIndex(reply, { webDist, pathname, publicUrl: config.publicUrl });
     }
     return reply.status(404).send({
       message: `No such endpoint: ${request.method} ${pathname}`,

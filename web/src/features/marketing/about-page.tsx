@@ -1,9 +1,9 @@
 import { Activity, Cloud, CreditCard, Gauge, Lock, Rocket, Server, ShieldCheck, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
-import { usePageTitle } from '../../lib/page-title.ts';
 import { PartnerWordmark } from './components/logos.tsx';
 import { InfoCard, Section, StaticPage } from './components/section.tsx';
+import { usePageMeta } from './use-page-meta.ts';
 
 const PILLARS = [
   {
@@ -62,7 +62,7 @@ const PARTNERS = [
 ];
 
 export function AboutPage() {
-  usePageTitle('About StreamShop');
+  usePageMeta('/about');
   return (
     <StaticPage
       title="About StreamShop"

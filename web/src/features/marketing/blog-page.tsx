@@ -1,12 +1,12 @@
 import { ExternalLink as ExternalLinkIcon } from 'lucide-react';
 import { Link } from 'react-router';
-import { usePageTitle } from '../../lib/page-title.ts';
 import { AnimatedDiscLogo } from './components/logos.tsx';
 import { ExternalLink } from './components/section.tsx';
 import { BLOG_ARTICLE_SOURCE_URL } from './external-links.ts';
+import { usePageMeta } from './use-page-meta.ts';
 
 export function BlogPage() {
-  usePageTitle('Blog');
+  usePageMeta('/blog');
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-14 sm:px-6">
       <h1 className="font-extrabold text-4xl tracking-tight sm:text-5xl">Blog</h1>

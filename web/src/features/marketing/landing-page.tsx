@@ -16,7 +16,6 @@ import {
 } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
-import { usePageTitle } from '../../lib/page-title.ts';
 import { NEWSLETTER_TEXTS } from './components/beta-texts.ts';
 import { DiscArt, PhoneTapArt } from './components/disc-art.tsx';
 import { DISC_STEPS, Explainer } from './components/explainer.tsx';
@@ -35,6 +34,7 @@ import { NEWSLETTER_FORM_URL, PRODUCT_SITES } from './external-links.ts';
 import { REACTION_LIFETIME_MS } from './timings.ts';
 import { useLazyDialog } from './use-dialog.ts';
 import './marketing.css';
+import { usePageMeta } from './use-page-meta.ts';
 
 const PROBLEMS = [
   {
@@ -117,7 +117,7 @@ const REVENUE = [
 
 /** The signed-out home page: the StreamShop and Stream Disc story with its sign-up forms. */
 export function LandingPage() {
-  usePageTitle();
+  usePageMeta('/');
   const newsletter = useLazyDialog();
   const founders = useLazyDialog();
   const { reactions, addReaction } = useFloatingReactions(REACTION_LIFETIME_MS);

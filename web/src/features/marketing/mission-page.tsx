@@ -1,11 +1,11 @@
 import { HandHeart, Sprout, Store } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
-import { usePageTitle } from '../../lib/page-title.ts';
 import { InfoCard, Section, StaticPage } from './components/section.tsx';
+import { usePageMeta } from './use-page-meta.ts';
 
 export function MissionPage() {
-  usePageTitle('Our Mission');
+  usePageMeta('/mission');
   return (
     <StaticPage
       title="Our Mission"

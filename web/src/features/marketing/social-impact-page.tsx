@@ -1,11 +1,11 @@
 import { Leaf, Mic2, School } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
-import { usePageTitle } from '../../lib/page-title.ts';
 import { InfoCard, Section, StaticPage } from './components/section.tsx';
+import { usePageMeta } from './use-page-meta.ts';
 
 export function SocialImpactPage() {
-  usePageTitle('Social Impact');
+  usePageMeta('/social-impact');
   return (
     <StaticPage
       title="Social Impact"

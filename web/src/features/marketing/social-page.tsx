@@ -1,6 +1,5 @@
 import { Eye, Heart, Mail, MessageCircle, ShoppingBag, Sparkles } from 'lucide-react';
 import { Button } from '../../components/ui/button.tsx';
-import { usePageTitle } from '../../lib/page-title.ts';
 import { DiscArt } from './components/disc-art.tsx';
 import { LazyBetaSignupDialog } from './components/lazy-dialogs.tsx';
 import {
@@ -15,10 +14,11 @@ import { SimulatedChat, useSimulatedChat } from './components/simulated-chat.tsx
 import { REACTION_LIFETIME_MS } from './timings.ts';
 import { useLazyDialog } from './use-dialog.ts';
 import './marketing.css';
+import { usePageMeta } from './use-page-meta.ts';
 
 /** /social: what a live shopping room feels like, with a demo chat and reactions. */
 export function SocialPage() {
-  usePageTitle('Social Commerce');
+  usePageMeta('/social');
   const beta = useLazyDialog();
   const messages = useSimulatedChat();
   const { reactions, addReaction } = useFloatingReactions(REACTION_LIFETIME_MS);

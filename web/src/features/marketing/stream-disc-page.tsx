@@ -3,7 +3,6 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { usePageTitle } from '../../lib/page-title.ts';
 import { DiscArt } from './components/disc-art.tsx';
 import {
   DISC_STEPS,
@@ -35,8 +34,16 @@ import {
 } from './timings.ts';
 import { useLazyDialog } from './use-dialog.ts';
 import './marketing.css';
+import type { PublicPath } from '@streamshop/contract/seo.ts';
+import { usePageMeta } from './use-page-meta.ts';
 
 export type StreamDiscVariant = 'disc' | 'music' | 'film';
+
+const VARIANT_PATH = {
+  disc: '/stream-disc',
+  music: '/stream-disc/music',
+  film: '/stream-disc/film',
+} as const satisfies Record<StreamDiscVariant, PublicPath>;
 
 interface VariantCopy {
   title: string;
@@ -202,7 +209,7 @@ function ShareButton({ title }: { title: string }) {
 /** /stream-disc and its music and film variants. */
 export function StreamDiscPage({ variant }: { variant: StreamDiscVariant }) {
   const page = copy[variant];
-  usePageTitle(page.title);
+  usePageMeta(VARIANT_PATH[variant]);
   usePreorderReturnToast();
   const order = useLazyDialog();
   const beta = useLazyDialog();

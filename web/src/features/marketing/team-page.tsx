@@ -1,5 +1,5 @@
-import { usePageTitle } from '../../lib/page-title.ts';
 import { Section, StaticPage } from './components/section.tsx';
+import { usePageMeta } from './use-page-meta.ts';
 
 const MEMBERS = [
   {
@@ -46,7 +46,7 @@ function Avatar({ name, hue }: { name: string; hue: number }) {
 }
 
 export function TeamPage() {
-  usePageTitle('Our Team');
+  usePageMeta('/team');
   return (
     <StaticPage
       title="Our Team"
