@@ -187,6 +187,22 @@ describe('chat on /ws?room=', () => {
     expect(stream.viewCount).toBe(2);
   });
 
+  it('sends viewer counts at most about once a second, with the latest total', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/rooms',
+      headers: { cookie: owner.cookie },
+      payload: { title: 'Crowd room' },
+    });
+    const crowdRoom = created.json().roomName;
+    const first = await connect(crowdRoom);
+    const crowd = await Promise.all(Array.from({ length: 20 }, () => connect(crowdRoom)));
+    await first.next('viewer_count', (m) => m.count === 21);
+    const counts = first.received.filter((m) => m.type === 'viewer_count');
+    expect(counts.length).toBeLessThanOrEqual(3); // 21 joins, a handful of broadcasts
+    for (const c of [first, ...crowd]) c.socket.close();
+  });
+
   it('tells viewers when the stream ends', async () => {
     const watcher = await connect(room);
     await watcher.next('chat_history');

@@ -6,6 +6,8 @@ import type { Bus } from '../../platform/bus.ts';
 const HEARTBEAT_MS = 5000;
 /** An instance whose presence was not heard for this long no longer counts. */
 const PRESENCE_TTL_MS = 15_000;
+/** Viewer counts go out at most this often per room: 2,000 joins must not mean 2,000 broadcasts. */
+const COUNT_INTERVAL_MS = 1000;
 
 type PresenceMessage = { kind: 'count'; instance: string; count: number } | { kind: 'query' };
 
@@ -13,6 +15,8 @@ interface LocalRoom {
   sockets: Set<WebSocket>;
   presence: Map<string, { count: number; at: number }>;
   lastSentCount: number;
+  lastCountAt: number;
+  countTimer: NodeJS.Timeout | undefined;
   unsubscribe: Array<() => Promise<void>>;
 }
 
@@ -49,6 +53,7 @@ export class RoomHub {
     if (!room?.sockets.delete(socket)) return;
     await this.announce(roomName);
     if (room.sockets.size === 0) {
+      clearTimeout(room.countTimer);
       this.rooms.delete(roomName);
       await Promise.all(room.unsubscribe.map((off) => off()));
     }
@@ -73,6 +78,7 @@ export class RoomHub {
   async close(): Promise<void> {
     clearInterval(this.heartbeat);
     const rooms = [...this.rooms.values()];
+    for (const room of rooms) clearTimeout(room.countTimer);
     this.rooms.clear();
     await Promise.all(rooms.flatMap((room) => room.unsubscribe.map((off) => off())));
   }
@@ -89,7 +95,14 @@ export class RoomHub {
   }
 
   private async subscribe(roomName: string): Promise<LocalRoom> {
-    const room: LocalRoom = { sockets: new Set(), presence: new Map(), lastSentCount: -1, unsubscribe: [] };
+    const room: LocalRoom = {
+      sockets: new Set(),
+      presence: new Map(),
+      lastSentCount: -1,
+      lastCountAt: 0,
+      countTimer: undefined,
+      unsubscribe: [],
+    };
     room.unsubscribe.push(
       await this.bus.subscribe(`room:${roomName}`, (payload) => this.deliver(room, payload)),
       await this.bus.subscribe(`presence:${roomName}`, (payload) => this.onPresence(roomName, room, payload)),
@@ -128,11 +141,17 @@ export class RoomHub {
       return;
     }
     room.presence.set(message.instance, { count: message.count, at: this.now() });
-    const total = this.total(room);
-    if (total !== room.lastSentCount) {
+    if (room.countTimer) return; // a send is already scheduled; it will carry the latest total
+    const wait = Math.max(0, room.lastCountAt + COUNT_INTERVAL_MS - this.now());
+    room.countTimer = setTimeout(() => {
+      room.countTimer = undefined;
+      room.lastCountAt = this.now();
+      const total = this.total(room);
+      if (total === room.lastSentCount) return;
       room.lastSentCount = total;
       this.deliver(room, JSON.stringify({ type: 'viewer_count', count: total } satisfies ServerMessage));
-    }
+    }, wait);
+    room.countTimer.unref();
   }
 
   private total(room: LocalRoom): number {
