@@ -7,7 +7,7 @@ import { getToasts, resetToasts } from '../../components/ui/use-toast.ts';
 import { authUserQueryKey } from './api.ts';
 import { SignInPage } from './sign-in-page.tsx';
 
-function renderSignIn(signinResponse: () => Response) {
+function renderSignIn(signinResponse: () => Response, entry = '/signin') {
   const fetchMock = vi.fn(async (_url: string, _init?: RequestInit) => signinResponse());
   vi.stubGlobal('fetch', fetchMock);
   const queryClient = createQueryClient({ onUnauthorized: () => {} });
@@ -17,7 +17,7 @@ function renderSignIn(signinResponse: () => Response) {
       { path: '/signin', Component: SignInPage },
       { path: '/dashboard', element: <p>dashboard</p> },
     ],
-    { initialEntries: ['/signin'] },
+    { initialEntries: [entry] },
   );
   render(
     <QueryClientProvider client={queryClient}>
@@ -75,6 +75,18 @@ describe('sign-in page', () => {
         description: 'Invalid credentials',
       }),
     );
+  });
+
+  it('explains an external sign-in that came back with an error', () => {
+    renderSignIn(() => new Response('{}'), '/signin?error=email_in_use');
+    expect(screen.getByRole('alert').textContent).toBe(
+      'An account with that email already exists. Log in with your handle and password.',
+    );
+  });
+
+  it('shows no alert without an error', () => {
+    renderSignIn(() => new Response('{}'));
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('toggles the password between hidden and shown', () => {

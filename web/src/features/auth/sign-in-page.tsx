@@ -1,11 +1,12 @@
 import { type FormEvent, useState } from 'react';
-import { Link, Navigate, useNavigate } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { errorMessage } from '../../lib/api.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useSignInMutation } from './api.ts';
 import { AuthCard, ExternalSignInButtons, Field, OrDivider, PasswordField } from './auth-form-parts.tsx';
+import { externalSignInError } from './external-sign-in-errors.ts';
 import { toSigninBody, validateSignIn } from './signin-validation.ts';
 import { useAuth } from './use-auth.ts';
 
@@ -16,6 +17,8 @@ export function SignInPage() {
   const signIn = useSignInMutation();
   const [handle, setHandle] = useState('');
   const [password, setPassword] = useState('');
+  const [searchParams] = useSearchParams();
+  const externalError = externalSignInError(searchParams.get('error'));
 
   if (user) return <Navigate to="/dashboard" replace />;
 
@@ -39,6 +42,11 @@ export function SignInPage() {
 
   return (
     <AuthCard title="Welcome back" description="Log in to shop live streams and run your storefront.">
+      {externalError && (
+        <p role="alert" className="rounded-md border border-red-500/50 p-3 text-red-300 text-sm">
+          {externalError}
+        </p>
+      )}
       <ExternalSignInButtons />
       <OrDivider />
       <form className="grid gap-4" onSubmit={onSubmit} noValidate aria-label="Log in">

@@ -1,0 +1,17 @@
+/** What the OpenID Connect callback's `/signin?error=<code>` means, in words for the person. */
+const MESSAGES: Record<string, string> = {
+  access_denied: 'Sign-in was cancelled at the provider.',
+  provider_error: 'The sign-in provider reported an error. Please try again.',
+  provider_unavailable: 'The sign-in provider could not be reached. Please try again in a moment.',
+  expired: 'The sign-in attempt expired. Please start again.',
+  state_mismatch: 'The sign-in attempt could not be verified. Please start again.',
+  token_exchange_failed: 'The sign-in provider did not confirm your sign-in. Please try again.',
+  email_required: 'The provider did not share an email address, which an account needs.',
+  email_in_use: 'An account with that email already exists. Log in with your handle and password.',
+  signin_failed: 'Sign-in with the provider failed. Please try again.',
+};
+
+export function externalSignInError(code: string | null): string | undefined {
+  if (!code) return undefined;
+  return MESSAGES[code] ?? MESSAGES.signin_failed;
+}
