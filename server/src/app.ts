@@ -101,7 +101,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     logger: { level: config.logLevel },
     genReqId: () => randomUUID(),
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: false,
+    trustProxy: config.trustProxy,
   });
   // The API speaks JSON only; anything else is answered 415.
   app.removeContentTypeParser('text/plain');

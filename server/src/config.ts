@@ -41,6 +41,7 @@ const envSchema = z.object({
   ),
   BODY_LIMIT_BYTES: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(1_048_576)),
   SEED_DEMO: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).default('true')),
+  TRUST_PROXY: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).default('false')),
   SHUTDOWN_GRACE_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).default(10_000)),
   GOOGLE_ISSUER: optionalUrl,
   GOOGLE_CLIENT_ID: optionalText,
@@ -70,6 +71,8 @@ export interface Config {
   logLevel: string;
   bodyLimitBytes: number;
   seedDemo: boolean;
+  /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits per IP). */
+  trustProxy: boolean;
   shutdownGraceMs: number;
   oidc: { google: OidcSettings | undefined; replit: OidcSettings | undefined };
 }
@@ -110,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     seedDemo: e.SEED_DEMO === 'true',
+    trustProxy: e.TRUST_PROXY === 'true',
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     oidc: {
       google: oidcSettings(e.GOOGLE_ISSUER, e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET),

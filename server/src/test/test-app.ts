@@ -49,6 +49,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     logLevel: 'silent',
     bodyLimitBytes: 1_048_576,
     seedDemo: false,
+    trustProxy: false,
     shutdownGraceMs: 1000,
     oidc: { google: undefined, replit: undefined },
     ...overrides,

@@ -222,3 +222,24 @@ describe('passwordless handle sign-in (ADR 0003)', () => {
     expect(response.cookies).toHaveLength(0);
   });
 });
+
+describe('behind a reverse proxy (TRUST_PROXY=true)', () => {
+  it('throttles by the forwarded client address, not the proxy’s', async () => {
+    const proxied = await buildTestApp({ trustProxy: true });
+    try {
+      const attempt = (client: string) =>
+        proxied.app.inject({
+          method: 'POST',
+          url: '/api/auth/signin',
+          headers: { 'x-forwarded-for': client },
+          payload: { handle: `someone_${Math.random().toString(36).slice(2, 8)}`, password: 'whatever1' },
+        });
+      let last = await attempt('198.51.100.7');
+      for (let i = 0; i < SIGNIN_LIMITS.perIp; i++) last = await attempt('198.51.100.7');
+      expect(last.statusCode).toBe(429);
+      expect((await attempt('198.51.100.8')).statusCode).toBe(401);
+    } finally {
+      await proxied.close();
+    }
+  });
+});
