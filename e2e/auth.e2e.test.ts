@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newAccount as accountWithPrefix, fillSignUpForm, type NewAccount } from './accounts.ts';
 import {
   type ExpectedFailure,
   launchBrowser,
@@ -36,29 +37,9 @@ async function newPage(): Promise<WatchedPage> {
 
 const url = (path: string) => new URL(path, server.url).toString();
 
-let handleCount = 0;
-function newAccount() {
-  handleCount += 1;
-  const handle = `e2e_${Date.now().toString(36)}_${handleCount}`;
-  return {
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    email: `${handle}@example.com`,
-    handle,
-    password: 'correct horse battery',
-  };
-}
-type Account = ReturnType<typeof newAccount>;
-
-async function fillSignUp(page: Page, account: Account, confirmPassword = account.password) {
-  await page.goto('/signup');
-  await page.getByTestId('signup-first-name').fill(account.firstName);
-  await page.getByTestId('signup-last-name').fill(account.lastName);
-  await page.getByTestId('signup-email').fill(account.email);
-  await page.getByTestId('signup-handle').fill(account.handle);
-  await page.getByTestId('signup-password').fill(account.password);
-  await page.getByTestId('signup-confirm-password').fill(confirmPassword);
-}
+type Account = NewAccount;
+const fillSignUp = fillSignUpForm;
+const newAccount = () => accountWithPrefix('e2e');
 
 async function signUp(page: Page, account: Account) {
   await fillSignUp(page, account);

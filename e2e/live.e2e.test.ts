@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUpThroughForm } from './accounts.ts';
 import {
-  CHROMIUM_ARGS,
-  CHROMIUM_PATH,
   type ExpectedFailure,
+  launchBrowser,
   openPage,
   SIGNED_OUT_PROBE,
   type WatchedPage,
@@ -24,11 +24,7 @@ beforeAll(async () => {
   [server, browser] = await Promise.all([
     startServer(),
     // A fake camera and microphone (a test pattern and a beep), granted without a prompt.
-    chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      args: [...CHROMIUM_ARGS, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'],
-      headless: true,
-    }),
+    launchBrowser(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream']),
   ]);
   await mkdir(SCREENSHOTS, { recursive: true });
 }, 120_000);
@@ -47,21 +43,7 @@ async function newPage(): Promise<WatchedPage> {
 
 const url = (path: string) => new URL(path, server.url).toString();
 
-let handleCount = 0;
-async function signUp(page: Page): Promise<string> {
-  handleCount += 1;
-  const handle = `live_${Date.now().toString(36)}_${handleCount}`;
-  await page.goto('/signup');
-  await page.getByTestId('signup-first-name').fill('Grace');
-  await page.getByTestId('signup-last-name').fill('Hopper');
-  await page.getByTestId('signup-email').fill(`${handle}@example.com`);
-  await page.getByTestId('signup-handle').fill(handle);
-  await page.getByTestId('signup-password').fill('correct horse battery');
-  await page.getByTestId('signup-confirm-password').fill('correct horse battery');
-  await page.getByTestId('signup-submit').click();
-  await page.waitForURL(url('/dashboard'));
-  return handle;
-}
+const signUp = (page: Page) => signUpThroughForm(page, 'live');
 
 async function expectToast(page: Page, title: string, description?: string) {
   const toast = page.getByTestId('toast').filter({ hasText: title });

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { ExploreResponse, FacetsResponse } from '@streamshop/contract/catalog.ts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUpThroughForm } from './accounts.ts';
 import { scanWithAxe, seriousViolations } from './axe.ts';
 import {
   type ExpectedFailure,
@@ -73,21 +74,7 @@ async function expectNoSeriousA11yProblems(page: Page) {
   expect(problems, problems.join('\n')).toEqual([]);
 }
 
-let handleCount = 0;
-async function signUp(page: Page): Promise<string> {
-  handleCount += 1;
-  const handle = `mk_${Date.now().toString(36)}_${handleCount}`;
-  await page.goto('/signup');
-  await page.getByTestId('signup-first-name').fill('Grace');
-  await page.getByTestId('signup-last-name').fill('Hopper');
-  await page.getByTestId('signup-email').fill(`${handle}@example.com`);
-  await page.getByTestId('signup-handle').fill(handle);
-  await page.getByTestId('signup-password').fill('correct horse battery');
-  await page.getByTestId('signup-confirm-password').fill('correct horse battery');
-  await page.getByTestId('signup-submit').click();
-  await page.waitForURL(new URL('/dashboard', server.url).toString());
-  return handle;
-}
+const signUp = (page: Page) => signUpThroughForm(page, 'mk');
 
 async function expectToast(page: Page, title: string) {
   await page.getByTestId('toast').filter({ hasText: title }).waitFor();

@@ -6,18 +6,16 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../config.ts';
+import { loadConfig } from '../config.ts';
 import { EXPORT_KINDS, type ExportKind, exportCsv, isExportKind } from '../modules/disc/export.ts';
+import { runCli, UsageError } from './cli.ts';
 import { openDatabase } from './client.ts';
-import { DataDirLockedError } from './embedded.ts';
 
 const USAGE = `Usage: npm run export -- <${EXPORT_KINDS.join('|')}> [--out file.csv]
   signups    beta sign-ups (email, source, created_at)
   preorders  newsletter 'Founders Batch' pre-orders
   orders     Stream Disc orders
 Without --out the CSV goes to stdout (use \`npm run -s export -- ...\` to keep npm's banner out).`;
-
-class UsageError extends Error {}
 
 function parseArgs(args: string[]): { kind: ExportKind; out: string | undefined } {
   let kind: string | undefined;
@@ -71,18 +69,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    if (error instanceof UsageError) {
-      console.error(`${error.message}\n${USAGE}`);
-      process.exit(2);
-    }
-    if (error instanceof ConfigError || error instanceof DataDirLockedError) {
-      console.error(error.message);
-    } else {
-      console.error('Export failed:', error);
-    }
-    process.exit(1);
-  },
-);
+runCli(main, USAGE, 'Export failed');

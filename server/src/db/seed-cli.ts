@@ -4,15 +4,13 @@
  * Reads the same configuration as the server (DATA_DIR, DATABASE_URL). The embedded database
  * locks DATA_DIR, so stop a server that uses the same folder first.
  */
-import { ConfigError, loadConfig } from '../config.ts';
+import { loadConfig } from '../config.ts';
+import { runCli, UsageError } from './cli.ts';
 import { openDatabase } from './client.ts';
-import { DataDirLockedError } from './embedded.ts';
 import { seedDemoIfEmpty, seedLargeCatalogue } from './seed.ts';
 
 const USAGE = 'Usage: npm run seed [-- --products N]   (N: how many extra products to add, e.g. 100000)';
 const MAX_PRODUCTS = 10_000_000;
-
-class UsageError extends Error {}
 
 function parseArgs(args: string[]): { products: number | undefined } {
   let products: number | undefined;
@@ -84,18 +82,4 @@ async function main(): Promise<void> {
   console.log(`Done in ${seconds(performance.now() - started)}.`);
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    if (error instanceof UsageError) {
-      console.error(`${error.message}\n${USAGE}`);
-      process.exit(2);
-    }
-    if (error instanceof ConfigError || error instanceof DataDirLockedError) {
-      console.error(error.message);
-    } else {
-      console.error('Seeding failed:', error);
-    }
-    process.exit(1);
-  },
-);
+runCli(main, USAGE, 'Seeding failed');

@@ -1,0 +1,27 @@
+import { ConfigError } from '../config.ts';
+import { DataDirLockedError } from './embedded.ts';
+
+/** A bad command line: the message and the usage are printed, exit code 2. */
+export class UsageError extends Error {}
+
+/**
+ * Runs a command-line entry point: exit 0 when it finishes, 2 with the usage for a UsageError,
+ * 1 otherwise (configuration and locked-data-dir errors print just their message).
+ */
+export function runCli(main: () => Promise<void>, usage: string, failure: string): void {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      if (error instanceof UsageError) {
+        console.error(`${error.message}\n${usage}`);
+        process.exit(2);
+      }
+      if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+        console.error(error.message);
+      } else {
+        console.error(`${failure}:`, error);
+      }
+      process.exit(1);
+    },
+  );
+}
