@@ -18,6 +18,8 @@ import { imageUploadRoutes } from './modules/catalog/image-upload.ts';
 import { catalogRoutes } from './modules/catalog/routes.ts';
 import { RoomHub } from './modules/chat/room-hub.ts';
 import { chatRoutes } from './modules/chat/routes.ts';
+import { startPaymentJobs } from './modules/checkout/payment-jobs.ts';
+import { checkoutRoutes, localPaymentRoutes, WEBHOOK_PATH } from './modules/checkout/routes.ts';
 import { discRoutes } from './modules/disc/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { mediaRoutes } from './modules/media/routes.ts';
@@ -31,6 +33,9 @@ import { streamRoutes } from './modules/streams/routes.ts';
 import { type Bus, memoryBus, redisBus } from './platform/bus.ts';
 import { errorsPlugin } from './platform/errors.ts';
 import { originCheckPlugin } from './platform/origin-check.ts';
+import { createPaymentProvider } from './platform/payments/create-provider.ts';
+import type { LocalProvider } from './platform/payments/local.ts';
+import type { PaymentProvider } from './platform/payments/provider.ts';
 import { memoryRateLimiter, type RateLimiter, redisRateLimiter } from './platform/rate-limit.ts';
 import { sessionsPlugin } from './platform/sessions.ts';
 
@@ -41,6 +46,7 @@ declare module 'fastify' {
     database: Database;
     config: Config;
     hub: RoomHub;
+    payments: PaymentProvider;
   }
 }
 
@@ -52,6 +58,15 @@ export interface AppDeps {
   bus?: Bus;
   /** Run the job that ends streams at their plan's limit (default true). */
   autoEnd?: boolean;
+  /** Run the payment jobs: expired holds, refunds, local renewals and webhook retries (default true). */
+  paymentJobs?: boolean;
+  /**
+   * Let the local provider post its webhooks to this app (default true). False leaves them in its
+   * outbox, as if the server died between a payment and its webhook.
+   */
+  localWebhooks?: boolean;
+  /** A payment provider other than the one the config names (tests). */
+  payments?: PaymentProvider;
   /** Where the built SPA lives; tests may point elsewhere. */
   webDist?: string;
 }
@@ -61,20 +76,28 @@ const WS_SERVICE_RESTART = 1012;
 
 function contentSecurityPolicy(config: Config) {
   const https = config.publicUrl.startsWith('https:');
+  // Stripe Elements loads its script and card iframes from Stripe and talks to its API.
+  const stripe = config.stripe
+    ? {
+        script: ['https://js.stripe.com'],
+        frame: ['https://js.stripe.com', 'https://hooks.stripe.com'],
+        connect: ['https://api.stripe.com'],
+      }
+    : { script: [], frame: [], connect: [] };
   return {
     useDefaults: false,
     directives: {
       defaultSrc: ["'self'"],
       baseUri: ["'self'"],
-      scriptSrc: ["'self'"],
+      scriptSrc: ["'self'", ...stripe.script],
       // Radix and the reaction animations set style attributes.
       styleSrc: ["'self'", "'unsafe-inline'"],
       // Sellers may give an https image URL for a product.
       imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
       mediaSrc: ["'self'", 'blob:'],
       fontSrc: ["'self'", 'data:'],
-      connectSrc: ["'self'", https ? 'wss:' : 'ws:'],
-      frameSrc: ["'self'"],
+      connectSrc: ["'self'", https ? 'wss:' : 'ws:', ...stripe.connect],
+      frameSrc: ["'self'", ...stripe.frame],
       frameAncestors: ["'self'"],
       formAction: ["'self'"],
       objectSrc: ["'none'"],
@@ -153,11 +176,29 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     .catch((error) => app.log.error({ err: error }, 'finishing orphan recordings failed'));
   const stopAutoEnd = deps.autoEnd === false ? () => {} : startAutoEnd(database.db, hub, app.log);
 
+  const payments = deps.payments ?? createPaymentProvider(config, database.db);
+  await app.register(checkoutRoutes, { db: database.db, provider: payments });
+  if (payments.name === 'local') {
+    const local = payments as LocalProvider;
+    await app.register(localPaymentRoutes, { provider: local });
+    if (deps.localWebhooks !== false) {
+      // The same endpoint and signature check a real provider's webhook goes through.
+      local.attachWebhook(async (payload, headers) => {
+        const response = await app.inject({ method: 'POST', url: WEBHOOK_PATH, headers, payload });
+        return response.statusCode;
+      });
+    }
+  }
+  const stopPaymentJobs =
+    deps.paymentJobs === false ? () => {} : startPaymentJobs(database.db, payments, app.log);
+
   await registerStatic(app, config, deps.webDist ?? WEB_DIST);
 
   app.decorate('hub', hub);
+  app.decorate('payments', payments);
   app.addHook('onClose', async () => {
     stopAutoEnd();
+    stopPaymentJobs();
     await media.close();
     await hub.close();
     if (ownsBus) await bus.close();

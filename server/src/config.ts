@@ -49,7 +49,16 @@ const envSchema = z.object({
   REPLIT_ISSUER: optionalUrl,
   REPLIT_CLIENT_ID: optionalText,
   REPLIT_CLIENT_SECRET: optionalText,
+  STRIPE_SECRET_KEY: optionalText,
+  STRIPE_PUBLISHABLE_KEY: optionalText,
+  STRIPE_WEBHOOK_SECRET: optionalText,
 });
+
+export interface StripeSettings {
+  secretKey: string;
+  publishableKey: string;
+  webhookSecret: string;
+}
 
 export interface OidcSettings {
   issuer: string;
@@ -75,6 +84,8 @@ export interface Config {
   trustProxy: boolean;
   shutdownGraceMs: number;
   oidc: { google: OidcSettings | undefined; replit: OidcSettings | undefined };
+  /** Stripe when its three keys are set; otherwise the local payment provider. */
+  stripe: StripeSettings | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -100,6 +111,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
+  const stripeKeys = [e.STRIPE_SECRET_KEY, e.STRIPE_PUBLISHABLE_KEY, e.STRIPE_WEBHOOK_SECRET];
+  if (stripeKeys.some(Boolean) && !stripeKeys.every(Boolean)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  Stripe needs all of STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET (or none, for the local provider)',
+    );
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     env: e.NODE_ENV,
@@ -119,5 +136,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       google: oidcSettings(e.GOOGLE_ISSUER, e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET),
       replit: oidcSettings(e.REPLIT_ISSUER, e.REPLIT_CLIENT_ID, e.REPLIT_CLIENT_SECRET),
     },
+    stripe:
+      e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY && e.STRIPE_WEBHOOK_SECRET
+        ? {
+            secretKey: e.STRIPE_SECRET_KEY,
+            publishableKey: e.STRIPE_PUBLISHABLE_KEY,
+            webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+          }
+        : undefined,
   };
 }

@@ -183,28 +183,48 @@ export const chatMutes = pgTable(
   (t) => [uniqueIndex('chat_mutes_key').on(t.ownerId, t.userId)],
 );
 
-/** A payment attempt with a provider: a checkout of one product or a Pro subscription. */
+/**
+ * A payment with a provider: a checkout of one product, a Pro subscription's first invoice or a
+ * Stream Disc deposit. A pending checkout payment holds one unit of its product until reservedUntil
+ * (ADR 0006).
+ */
 export const payments = pgTable(
   'payments',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Null for a payment by a visitor without an account (Stream Disc deposit). */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: ['checkout', 'subscription', 'disc_preorder'] }).notNull(),
     provider: text('provider').notNull(),
-    providerRef: text('provider_ref').notNull(),
+    /** The provider's id for the payment; null until the provider answered. */
+    providerRef: text('provider_ref'),
+    /** Handed to the payer's browser only, so a reload continues the same payment. */
+    clientSecret: text('client_secret'),
     productId: uuid('product_id').references(() => products.id, { onDelete: 'set null' }),
     amountCents: integer('amount_cents').notNull(),
-    status: text('status', { enum: ['pending', 'succeeded', 'failed', 'refunded'] })
+    status: text('status', {
+      enum: ['pending', 'succeeded', 'failed', 'expired', 'refunding', 'refunded'],
+    })
       .notNull()
       .default('pending'),
+    reservedUntil: timestamp('reserved_until', { withTimezone: true }),
+    /** The provider's message for the latest failed attempt, e.g. 'Your card was declined.' */
+    lastError: text('last_error'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('payments_provider_ref_key').on(t.provider, t.providerRef),
     index('payments_user_idx').on(t.userId, t.createdAt.desc()),
+    index('payments_reservation_idx').on(t.productId, t.reservedUntil).where(sql`${t.status} = 'pending'`),
+    index('payments_open_idx')
+      .on(t.status, t.reservedUntil)
+      .where(sql`${t.status} in ('pending', 'refunding')`),
+    check(
+      'payments_status_check',
+      sql`${t.status} in ('pending', 'succeeded', 'failed', 'expired', 'refunding', 'refunded')`,
+    ),
+    check('payments_amount_check', sql`${t.amountCents} > 0`),
   ],
 );
 
@@ -214,6 +234,7 @@ export const paymentEvents = pgTable(
   {
     provider: text('provider').notNull(),
     eventId: text('event_id').notNull(),
+    type: text('type'),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('payment_events_key').on(t.provider, t.eventId)],
@@ -244,6 +265,10 @@ export const orders = pgTable(
   ],
 );
 
+/**
+ * A user's Pro subscription. 'incomplete' until the first payment, 'active' while paid (the user's
+ * plan is pro), 'expired' once the provider ended it, 'canceled' when abandoned before paying.
+ */
 export const subscriptions = pgTable(
   'subscriptions',
   {
@@ -252,16 +277,71 @@ export const subscriptions = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     provider: text('provider').notNull(),
-    providerRef: text('provider_ref').notNull(),
+    providerRef: text('provider_ref'),
+    clientSecret: text('client_secret'),
     status: text('status', { enum: ['incomplete', 'active', 'canceled', 'expired'] }).notNull(),
     currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    /** Time of the newest provider event applied; older events arriving late are ignored. */
+    lastEventAt: timestamp('last_event_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('subscriptions_provider_ref_key').on(t.provider, t.providerRef),
     index('subscriptions_user_idx').on(t.userId),
+    uniqueIndex('subscriptions_one_open_key')
+      .on(t.userId)
+      .where(sql`${t.status} in ('incomplete', 'active')`),
+    check('subscriptions_status_check', sql`${t.status} in ('incomplete', 'active', 'canceled', 'expired')`),
   ],
+);
+
+/**
+ * The local payment provider's own books (platform/payments/local.ts): what a card network and a
+ * provider would keep on their side. Only the local provider reads or writes these tables.
+ */
+export const localPaymentIntents = pgTable(
+  'local_payment_intents',
+  {
+    id: text('id').primaryKey(),
+    clientSecret: text('client_secret').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    status: text('status', {
+      enum: ['requires_payment_method', 'requires_action', 'succeeded', 'canceled', 'refunded'],
+    }).notNull(),
+    /** The merchant's payment id (checkout) or null for a subscription invoice. */
+    paymentId: text('payment_id'),
+    subscriptionId: text('subscription_id'),
+    cardLast4: text('card_last4'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('local_payment_intents_secret_key').on(t.clientSecret)],
+);
+
+export const localSubscriptions = pgTable('local_subscriptions', {
+  id: text('id').primaryKey(),
+  status: text('status', { enum: ['incomplete', 'active', 'ended'] }).notNull(),
+  currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
+  cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+  /** The card saved by the first payment, charged again at each renewal. */
+  cardLast4: text('card_last4'),
+  createdAt: createdAt(),
+});
+
+/** Webhook events the local provider still has to deliver (an outbox, retried until accepted). */
+export const localWebhookEvents = pgTable(
+  'local_webhook_events',
+  {
+    id: text('id').primaryKey(),
+    payload: text('payload').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('local_webhook_events_due_idx').on(t.nextAttemptAt).where(sql`${t.deliveredAt} is null`)],
 );
 
 export const betaSignups = pgTable(

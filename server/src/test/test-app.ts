@@ -52,6 +52,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     trustProxy: false,
     shutdownGraceMs: 1000,
     oidc: { google: undefined, replit: undefined },
+    stripe: undefined,
     ...overrides,
   };
 }

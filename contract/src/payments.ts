@@ -1,0 +1,83 @@
+import { z } from 'zod';
+
+/** Which payment provider the server uses, and what the browser needs to talk to it. */
+export const paymentConfigSchema = z.discriminatedUnion('provider', [
+  z.object({ provider: z.literal('local') }),
+  z.object({ provider: z.literal('stripe'), publishableKey: z.string() }),
+]);
+export type PaymentConfig = z.infer<typeof paymentConfigSchema>;
+
+/** POST /api/checkout/:productId and POST /api/create-subscription answer with this. */
+export const paymentSessionSchema = z.object({
+  clientSecret: z.string(),
+  /** Cents the buyer will be charged, computed by the server. */
+  amountCents: z.number().int(),
+  /** Until when the unit is held for this buyer (checkout only). */
+  reservedUntil: z.string().nullable(),
+});
+export type PaymentSession = z.infer<typeof paymentSessionSchema>;
+
+/** The caller's Pro subscription, or null when they never subscribed. */
+export const subscriptionSchema = z.object({
+  status: z.enum(['incomplete', 'active', 'canceled', 'expired']),
+  /** Pro lasts until this moment; null before the first payment. */
+  currentPeriodEnd: z.string().nullable(),
+  /** Cancelled by the user: pro stays until currentPeriodEnd, then the plan returns to free. */
+  cancelAtPeriodEnd: z.boolean(),
+});
+export type Subscription = z.infer<typeof subscriptionSchema>;
+export const subscriptionResponseSchema = z.object({ subscription: subscriptionSchema.nullable() });
+
+// ---- The local provider's card form (the product's own stand-in for a card network) ----
+
+/** Card numbers of the common test-card conventions that the local provider understands. */
+export const TEST_CARDS = {
+  success: '4242424242424242',
+  successMastercard: '5555555555554444',
+  declined: '4000000000000002',
+  insufficientFunds: '4000000000009995',
+  expiredCard: '4000000000000069',
+  incorrectCvc: '4000000000000127',
+  requiresAuthentication: '4000002500003155',
+} as const;
+
+const digits = (value: string) => value.replace(/[\s-]/g, '');
+
+export const localCardSchema = z.object({
+  number: z
+    .string({ error: 'number is required' })
+    .transform(digits)
+    .pipe(z.string().regex(/^\d{12,19}$/, 'Your card number is incomplete.')),
+  expMonth: z.coerce
+    .number({ error: 'expMonth must be a number' })
+    .int()
+    .min(1, "Your card's expiration month is invalid.")
+    .max(12, "Your card's expiration month is invalid."),
+  /** Two or four digits. */
+  expYear: z.coerce
+    .number({ error: 'expYear must be a number' })
+    .int()
+    .min(0, "Your card's expiration year is invalid.")
+    .max(9999, "Your card's expiration year is invalid."),
+  cvc: z.string({ error: 'cvc is required' }).regex(/^\d{3,4}$/, "Your card's security code is incomplete."),
+});
+export type LocalCard = z.input<typeof localCardSchema>;
+
+export const localConfirmBodySchema = z.object({
+  clientSecret: z.string({ error: 'clientSecret is required' }).min(1).max(200),
+  card: localCardSchema,
+});
+
+export const localAuthenticateBodySchema = z.object({
+  clientSecret: z.string({ error: 'clientSecret is required' }).min(1).max(200),
+  /** The buyer completed (true) or failed (false) the extra confirmation step. */
+  approve: z.boolean({ error: 'approve must be true or false' }),
+});
+
+/** The state of a local payment after a confirm or authenticate call. */
+export const localPaymentResultSchema = z.object({
+  status: z.enum(['succeeded', 'requires_action', 'failed']),
+  /** The card network's message when status is failed, e.g. 'Your card was declined.' */
+  message: z.string().optional(),
+});
+export type LocalPaymentResult = z.infer<typeof localPaymentResultSchema>;

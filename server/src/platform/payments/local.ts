@@ -1,0 +1,320 @@
+import { randomBytes } from 'node:crypto';
+import type { LocalPaymentResult } from '@streamshop/contract/payments.ts';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { localPaymentIntents, localSubscriptions, localWebhookEvents } from '../../db/schema.ts';
+import { conflict, notFound } from '../errors.ts';
+import { type Card, DECLINE_MESSAGES, decideCard } from './local-cards.ts';
+import {
+  LOCAL_SIGNATURE_HEADER,
+  parseLocalEvent,
+  signLocalPayload,
+  verifyLocalSignature,
+} from './local-signature.ts';
+import type { PaymentEvent, PaymentProvider } from './provider.ts';
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+type EventBody = PaymentEvent extends infer E
+  ? E extends PaymentEvent
+    ? Omit<E, 'id' | 'createdAt'>
+    : never
+  : never;
+
+/** Posts one signed event to the webhook endpoint and answers the HTTP status. */
+export type WebhookSender = (body: string, headers: Record<string, string>) => Promise<number>;
+
+const SUBSCRIPTION_PERIOD_MONTHS = 1;
+const MAX_DELIVERY_BATCH = 50;
+
+const token = (bytes = 12) => randomBytes(bytes).toString('hex');
+
+function addMonths(date: Date, months: number): Date {
+  const next = new Date(date);
+  next.setUTCMonth(next.getUTCMonth() + months);
+  return next;
+}
+
+export interface LocalProvider extends PaymentProvider {
+  readonly name: 'local';
+  /** The buyer submitted the card form. */
+  confirm(clientSecret: string, card: Card): Promise<LocalPaymentResult>;
+  /** The buyer finished (or failed) the extra confirmation step of card 4000 0025 0000 3155. */
+  authenticate(clientSecret: string, approve: boolean): Promise<LocalPaymentResult>;
+  /** Where events go; set once the webhook route exists. Without it events wait in the outbox. */
+  attachWebhook(send: WebhookSender | undefined): void;
+  /** Delivers every due event, oldest first; answers how many were accepted. */
+  deliverDue(): Promise<number>;
+  /** Charges the saved card of subscriptions whose period ended, or ends the cancelled ones. */
+  renewDue(now?: Date): Promise<number>;
+  /** Signs a body as the provider does (tests replay and reorder events with it). */
+  sign(body: string): string;
+}
+
+/**
+ * The product's own payment provider: it keeps intents, subscriptions and an outbox of webhook
+ * events in its own tables, decides cards by the common test-card numbers, and reports outcomes
+ * only through signed webhooks to the same endpoint a real provider calls. Its outbox is retried
+ * until the endpoint accepts, so a crash between payment and webhook loses nothing.
+ */
+export function localProvider(db: Db, options: { webhookSecret: string; now?: () => Date }): LocalProvider {
+  const now = options.now ?? (() => new Date());
+  let send: WebhookSender | undefined;
+
+  async function enqueue(tx: Tx, event: EventBody) {
+    const id = `evt_local_${token()}`;
+    const payload = JSON.stringify({ ...event, id, createdAt: now().toISOString() });
+    await tx.insert(localWebhookEvents).values({ id, payload });
+  }
+
+  async function intentBySecret(tx: Tx, clientSecret: string) {
+    const [intent] = await tx
+      .select()
+      .from(localPaymentIntents)
+      .where(eq(localPaymentIntents.clientSecret, clientSecret))
+      .for('update');
+    if (!intent) throw notFound('No payment matches this client secret');
+    if (intent.status === 'succeeded' || intent.status === 'refunded') {
+      throw conflict('CONFLICT', 'This payment is already complete.');
+    }
+    if (intent.status === 'canceled') {
+      throw conflict('CONFLICT', 'This payment session has expired. Start the checkout again.');
+    }
+    return intent;
+  }
+
+  async function fail(tx: Tx, intent: typeof localPaymentIntents.$inferSelect, message: string) {
+    await tx
+      .update(localPaymentIntents)
+      .set({ status: 'requires_payment_method', lastError: message, updatedAt: now() })
+      .where(eq(localPaymentIntents.id, intent.id));
+    if (intent.paymentId) {
+      await enqueue(tx, { type: 'payment.failed', paymentId: intent.paymentId, ref: intent.id, message });
+    }
+    return { status: 'failed', message } as const;
+  }
+
+  async function succeed(tx: Tx, intent: typeof localPaymentIntents.$inferSelect, last4: string | null) {
+    await tx
+      .update(localPaymentIntents)
+      .set({ status: 'succeeded', cardLast4: last4, lastError: null, updatedAt: now() })
+      .where(eq(localPaymentIntents.id, intent.id));
+    if (intent.paymentId) {
+      await enqueue(tx, {
+        type: 'payment.succeeded',
+        paymentId: intent.paymentId,
+        ref: intent.id,
+        amountCents: intent.amountCents,
+      });
+    }
+    if (intent.subscriptionId) {
+      const periodEnd = addMonths(now(), SUBSCRIPTION_PERIOD_MONTHS);
+      await tx
+        .update(localSubscriptions)
+        .set({ status: 'active', currentPeriodEnd: periodEnd, cardLast4: last4 })
+        .where(eq(localSubscriptions.id, intent.subscriptionId));
+      await enqueue(tx, { type: 'subscription.paid', subscriptionRef: intent.subscriptionId, periodEnd });
+    }
+    return { status: 'succeeded' } as const;
+  }
+
+  /** Runs a state change, then hands its events to the webhook at once (the job retries failures). */
+  async function changeThenDeliver<T>(change: (tx: Tx) => Promise<T>): Promise<T> {
+    const result = await db.transaction(change);
+    await provider.deliverDue();
+    return result;
+  }
+
+  const provider: LocalProvider = {
+    name: 'local',
+    clientConfig: () => ({ provider: 'local' }),
+
+    async createPayment({ paymentId, amountCents }) {
+      const [existing] = await db
+        .select()
+        .from(localPaymentIntents)
+        .where(eq(localPaymentIntents.paymentId, paymentId));
+      if (existing) return { ref: existing.id, clientSecret: existing.clientSecret };
+      const id = `pi_local_${token()}`;
+      const clientSecret = `${id}_secret_${token(16)}`;
+      await db
+        .insert(localPaymentIntents)
+        .values({ id, clientSecret, amountCents, paymentId, status: 'requires_payment_method' });
+      return { ref: id, clientSecret };
+    },
+
+    async cancelPayment(ref) {
+      return db.transaction(async (tx) => {
+        const [intent] = await tx
+          .select({ status: localPaymentIntents.status })
+          .from(localPaymentIntents)
+          .where(eq(localPaymentIntents.id, ref))
+          .for('update');
+        if (!intent) return 'canceled';
+        if (intent.status === 'succeeded' || intent.status === 'refunded') return 'succeeded';
+        await tx
+          .update(localPaymentIntents)
+          .set({ status: 'canceled', updatedAt: now() })
+          .where(eq(localPaymentIntents.id, ref));
+        return 'canceled';
+      });
+    },
+
+    async refundPayment(ref) {
+      await db
+        .update(localPaymentIntents)
+        .set({ status: 'refunded', updatedAt: now() })
+        .where(and(eq(localPaymentIntents.id, ref), eq(localPaymentIntents.status, 'succeeded')));
+    },
+
+    async createSubscription({ amountCents }) {
+      const subscriptionRef = `sub_local_${token()}`;
+      const id = `pi_local_${token()}`;
+      const clientSecret = `${id}_secret_${token(16)}`;
+      await db.transaction(async (tx) => {
+        await tx.insert(localSubscriptions).values({ id: subscriptionRef, status: 'incomplete' });
+        await tx.insert(localPaymentIntents).values({
+          id,
+          clientSecret,
+          amountCents,
+          subscriptionId: subscriptionRef,
+          status: 'requires_payment_method',
+        });
+      });
+      return { ref: subscriptionRef, clientSecret };
+    },
+
+    async cancelSubscriptionAtPeriodEnd(ref) {
+      await changeThenDeliver(async (tx) => {
+        const [subscription] = await tx
+          .update(localSubscriptions)
+          .set({ cancelAtPeriodEnd: true })
+          .where(eq(localSubscriptions.id, ref))
+          .returning();
+        if (!subscription) throw notFound('No such subscription at the payment provider');
+        await enqueue(tx, {
+          type: 'subscription.updated',
+          subscriptionRef: ref,
+          periodEnd: subscription.currentPeriodEnd,
+          cancelAtPeriodEnd: true,
+        });
+      });
+    },
+
+    async parseWebhook(rawBody, headers) {
+      const body = rawBody.toString('utf8');
+      verifyLocalSignature(options.webhookSecret, body, headers[LOCAL_SIGNATURE_HEADER], now());
+      return parseLocalEvent(body);
+    },
+
+    confirm(clientSecret, card) {
+      return changeThenDeliver(async (tx) => {
+        const intent = await intentBySecret(tx, clientSecret);
+        const outcome = decideCard(card, now());
+        if (outcome.kind === 'declined') return fail(tx, intent, outcome.message);
+        if (outcome.kind === 'requires_action') {
+          await tx
+            .update(localPaymentIntents)
+            .set({ status: 'requires_action', cardLast4: outcome.last4, lastError: null, updatedAt: now() })
+            .where(eq(localPaymentIntents.id, intent.id));
+          return { status: 'requires_action' } as const;
+        }
+        return succeed(tx, intent, outcome.last4);
+      });
+    },
+
+    authenticate(clientSecret, approve) {
+      return changeThenDeliver(async (tx) => {
+        const intent = await intentBySecret(tx, clientSecret);
+        if (intent.status !== 'requires_action') {
+          throw conflict('CONFLICT', 'This payment does not need an extra confirmation step.');
+        }
+        if (!approve) return fail(tx, intent, DECLINE_MESSAGES.authenticationFailed);
+        return succeed(tx, intent, intent.cardLast4);
+      });
+    },
+
+    attachWebhook(sender) {
+      send = sender;
+    },
+
+    async deliverDue() {
+      if (!send) return 0;
+      // Claim due events so two deliverers (the request and the job, or two instances) do not
+      // both send them now; a duplicate delivery would still change nothing at the endpoint.
+      // A failed delivery is retried after 2, 8, 18 … seconds, at most an hour apart.
+      const claimed = await db.execute<{ id: string; payload: string; created_at: string }>(sql`
+        update local_webhook_events e
+        set attempts = e.attempts + 1,
+            next_attempt_at = now() + make_interval(secs => least(3600, 2 * (e.attempts + 1) * (e.attempts + 1)))
+        where e.id in (
+          select id from local_webhook_events
+          where delivered_at is null and next_attempt_at <= now()
+          order by created_at, id
+          limit ${MAX_DELIVERY_BATCH}
+          for update skip locked)
+        returning e.id, e.payload, e.created_at::text as created_at`);
+      // RETURNING has no order; deliver in the order the events happened.
+      const due = [...claimed.rows].sort((a, b) => a.created_at.localeCompare(b.created_at));
+      let delivered = 0;
+      for (const event of due) {
+        let status = 0;
+        try {
+          status = await send(event.payload, {
+            'content-type': 'application/json',
+            [LOCAL_SIGNATURE_HEADER]: signLocalPayload(options.webhookSecret, event.payload, now()),
+          });
+        } catch {
+          status = 0;
+        }
+        if (status >= 200 && status < 300) {
+          delivered++;
+          await db
+            .update(localWebhookEvents)
+            .set({ deliveredAt: now() })
+            .where(eq(localWebhookEvents.id, event.id));
+        }
+      }
+      return delivered;
+    },
+
+    async renewDue(at = now()) {
+      const due = await db
+        .select()
+        .from(localSubscriptions)
+        .where(
+          and(eq(localSubscriptions.status, 'active'), sql`${localSubscriptions.currentPeriodEnd} <= ${at}`),
+        );
+      for (const subscription of due) {
+        await changeThenDeliver(async (tx) => {
+          const [locked] = await tx
+            .select()
+            .from(localSubscriptions)
+            .where(and(eq(localSubscriptions.id, subscription.id), eq(localSubscriptions.status, 'active')))
+            .for('update');
+          if (!locked?.currentPeriodEnd || locked.currentPeriodEnd > at) return;
+          if (locked.cancelAtPeriodEnd) {
+            await tx
+              .update(localSubscriptions)
+              .set({ status: 'ended' })
+              .where(eq(localSubscriptions.id, locked.id));
+            await enqueue(tx, { type: 'subscription.ended', subscriptionRef: locked.id });
+            return;
+          }
+          // Renewal: the saved card is charged for the next period.
+          const periodEnd = addMonths(locked.currentPeriodEnd, SUBSCRIPTION_PERIOD_MONTHS);
+          await tx
+            .update(localSubscriptions)
+            .set({ currentPeriodEnd: periodEnd })
+            .where(eq(localSubscriptions.id, locked.id));
+          await enqueue(tx, { type: 'subscription.paid', subscriptionRef: locked.id, periodEnd });
+        });
+      }
+      return due.length;
+    },
+
+    sign(body) {
+      return signLocalPayload(options.webhookSecret, body, now());
+    },
+  };
+  return provider;
+}

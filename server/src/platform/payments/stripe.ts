@@ -1,0 +1,299 @@
+import Stripe from 'stripe';
+import {
+  type CreatePaymentInput,
+  type CreateSubscriptionInput,
+  type PaymentEvent,
+  type PaymentProvider,
+  ProviderError,
+  type ProviderSession,
+  WebhookSignatureError,
+} from './provider.ts';
+
+export interface StripeSettings {
+  secretKey: string;
+  publishableKey: string;
+  webhookSecret: string;
+}
+
+/** The monthly Pro price is found again by this key, so a restart does not create a second one. */
+export const PRO_PRICE_LOOKUP_KEY = 'streamshop_pro_monthly';
+
+const DEFAULT_FAILURE_MESSAGE = 'Your payment could not be completed.';
+
+/**
+ * PaymentProvider on Stripe: card payments are PaymentIntents (paid in the browser with the Payment
+ * Element), Pro is a Subscription whose first invoice is paid the same way.
+ *
+ * The webhook endpoint must send events in the SDK's API version (Stripe.API_VERSION): events are
+ * rendered in the endpoint's version, and the mapping below reads fields of that version
+ * (invoice.parent, items.data[].current_period_end).
+ */
+export function stripeProvider(settings: StripeSettings, options: { stripe?: Stripe } = {}): PaymentProvider {
+  const stripe = options.stripe ?? new Stripe(settings.secretKey, { maxNetworkRetries: 2 });
+  const secrets = [settings.secretKey, settings.webhookSecret].filter((s) => s.length > 0);
+
+  /** Runs a Stripe call; a Stripe error becomes a ProviderError carrying Stripe's message. */
+  async function call<T>(operation: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw toProviderError(operation, error, secrets);
+    }
+  }
+
+  /** Price id per amount; a promise so concurrent first subscriptions share one lookup. */
+  const priceIds = new Map<number, Promise<string>>();
+
+  function proPriceId(amountCents: number): Promise<string> {
+    let price = priceIds.get(amountCents);
+    if (!price) {
+      price = findOrCreateProPrice(amountCents);
+      priceIds.set(amountCents, price);
+      // A failed lookup is not cached: the next subscription tries again.
+      price.catch(() => priceIds.delete(amountCents));
+    }
+    return price;
+  }
+
+  async function findOrCreateProPrice(amountCents: number): Promise<string> {
+    const existing = await call('price lookup', () =>
+      stripe.prices.list({ lookup_keys: [PRO_PRICE_LOOKUP_KEY], active: true, limit: 1 }),
+    );
+    const found = existing.data[0];
+    if (
+      found &&
+      found.unit_amount === amountCents &&
+      found.currency === 'usd' &&
+      found.recurring?.interval === 'month'
+    ) {
+      return found.id;
+    }
+    // None yet, or the Pro price changed: a new price takes the lookup key over.
+    const created = await call('price creation', () =>
+      stripe.prices.create(
+        {
+          currency: 'usd',
+          unit_amount: amountCents,
+          recurring: { interval: 'month' },
+          lookup_key: PRO_PRICE_LOOKUP_KEY,
+          // Same parameters for the same amount, so the idempotency key holds across instances.
+          transfer_lookup_key: true,
+          product_data: { name: 'StreamShop Pro' },
+        },
+        { idempotencyKey: `price-${PRO_PRICE_LOOKUP_KEY}-${amountCents}` },
+      ),
+    );
+    return created.id;
+  }
+
+  return {
+    name: 'stripe',
+
+    clientConfig() {
+      return { provider: 'stripe', publishableKey: settings.publishableKey };
+    },
+
+    async createPayment(input: CreatePaymentInput): Promise<ProviderSession> {
+      const intent = await call('payment creation', () =>
+        stripe.paymentIntents.create(
+          {
+            amount: input.amountCents,
+            currency: 'usd',
+            automatic_payment_methods: { enabled: true },
+            description: input.description,
+            metadata: { paymentId: input.paymentId },
+          },
+          { idempotencyKey: `payment-${input.paymentId}` },
+        ),
+      );
+      if (!intent.client_secret) {
+        throw new ProviderError(
+          `Stripe payment creation failed: PaymentIntent ${intent.id} has no client secret`,
+        );
+      }
+      return { ref: intent.id, clientSecret: intent.client_secret };
+    },
+
+    async cancelPayment(ref: string): Promise<'canceled' | 'succeeded'> {
+      try {
+        const intent = await stripe.paymentIntents.cancel(ref);
+        if (intent.status === 'canceled') return 'canceled';
+        throw new ProviderError(
+          `Stripe payment cancellation failed: PaymentIntent ${ref} is ${intent.status}`,
+        );
+      } catch (error) {
+        if (
+          !(error instanceof Stripe.errors.StripeError) ||
+          error.code !== 'payment_intent_unexpected_state'
+        ) {
+          throw toProviderError('payment cancellation', error, secrets);
+        }
+      }
+      // Too late to cancel: find out why.
+      const intent = await call('payment lookup', () => stripe.paymentIntents.retrieve(ref));
+      if (intent.status === 'succeeded') return 'succeeded';
+      if (intent.status === 'canceled') return 'canceled';
+      // 'processing' (e.g. a bank debit) may still succeed: the hold must stay, so the caller retries later.
+      throw new ProviderError(
+        `Stripe payment cancellation failed: PaymentIntent ${ref} is ${intent.status} and cannot be canceled now`,
+      );
+    },
+
+    async refundPayment(ref: string): Promise<void> {
+      try {
+        const refund = await stripe.refunds.create(
+          { payment_intent: ref },
+          { idempotencyKey: `refund-${ref}` },
+        );
+        if (refund.status === 'failed' || refund.status === 'canceled') {
+          throw new ProviderError(`Stripe refund failed: refund ${refund.id} of ${ref} is ${refund.status}`);
+        }
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeError && error.code === 'charge_already_refunded') return;
+        throw toProviderError('refund', error, secrets);
+      }
+    },
+
+    async createSubscription(input: CreateSubscriptionInput): Promise<ProviderSession> {
+      const price = await proPriceId(input.amountCents);
+      const customer = await call('customer creation', () =>
+        stripe.customers.create(
+          { email: input.email, metadata: { userId: input.userId } },
+          { idempotencyKey: `customer-${input.subscriptionId}` },
+        ),
+      );
+      const subscription = await call('subscription creation', () =>
+        stripe.subscriptions.create(
+          {
+            customer: customer.id,
+            items: [{ price }],
+            payment_behavior: 'default_incomplete',
+            payment_settings: { save_default_payment_method: 'on_subscription' },
+            expand: ['latest_invoice.confirmation_secret'],
+            metadata: { subscriptionId: input.subscriptionId, userId: input.userId },
+          },
+          { idempotencyKey: `subscription-${input.subscriptionId}` },
+        ),
+      );
+      const invoice = subscription.latest_invoice;
+      const clientSecret =
+        typeof invoice === 'object' ? invoice?.confirmation_secret?.client_secret : undefined;
+      if (!clientSecret) {
+        throw new ProviderError(
+          `Stripe subscription creation failed: subscription ${subscription.id} has no first-invoice payment to confirm`,
+        );
+      }
+      return { ref: subscription.id, clientSecret };
+    },
+
+    async cancelSubscriptionAtPeriodEnd(ref: string): Promise<void> {
+      await call('subscription cancellation', () =>
+        stripe.subscriptions.update(ref, { cancel_at_period_end: true }),
+      );
+    },
+
+    async parseWebhook(rawBody, headers): Promise<PaymentEvent> {
+      const signature = headers['stripe-signature'];
+      if (typeof signature !== 'string' || signature === '') {
+        throw new WebhookSignatureError('Missing Stripe-Signature header');
+      }
+      let event: Stripe.Event;
+      try {
+        event = stripe.webhooks.constructEvent(rawBody, signature, settings.webhookSecret);
+      } catch (error) {
+        const reason = error instanceof Error ? redact(error.message, secrets) : 'invalid payload';
+        throw new WebhookSignatureError(`Stripe webhook rejected: ${reason}`);
+      }
+      return toPaymentEvent(event);
+    },
+  };
+}
+
+/** Translates a verified Stripe event into the product's PaymentEvent. */
+function toPaymentEvent(event: Stripe.Event): PaymentEvent {
+  const base = { id: event.id, createdAt: new Date(event.created * 1000) };
+  const ignored: PaymentEvent = { ...base, type: 'ignored', providerType: event.type };
+
+  switch (event.type) {
+    case 'payment_intent.succeeded': {
+      const intent = event.data.object;
+      const paymentId = intent.metadata?.paymentId;
+      // Subscription invoices are paid by PaymentIntents too; those arrive as invoice.paid.
+      if (!paymentId) return ignored;
+      return {
+        ...base,
+        type: 'payment.succeeded',
+        paymentId,
+        ref: intent.id,
+        amountCents: intent.amount_received || intent.amount,
+      };
+    }
+    case 'payment_intent.payment_failed': {
+      const intent = event.data.object;
+      const paymentId = intent.metadata?.paymentId;
+      if (!paymentId) return ignored;
+      return {
+        ...base,
+        type: 'payment.failed',
+        paymentId,
+        ref: intent.id,
+        message: intent.last_payment_error?.message ?? DEFAULT_FAILURE_MESSAGE,
+      };
+    }
+    case 'invoice.paid':
+    case 'invoice.payment_succeeded': {
+      const invoice = event.data.object;
+      const parentSubscription = invoice.parent?.subscription_details?.subscription;
+      if (!parentSubscription) return ignored;
+      // The paid period ends where the invoice's latest line ends (invoice.period_end is the
+      // previous period for subscription invoices).
+      const lineEnds = invoice.lines.data.map((line) => line.period.end);
+      if (lineEnds.length === 0) return ignored;
+      return {
+        ...base,
+        type: 'subscription.paid',
+        subscriptionRef: typeof parentSubscription === 'string' ? parentSubscription : parentSubscription.id,
+        periodEnd: new Date(Math.max(...lineEnds) * 1000),
+      };
+    }
+    case 'customer.subscription.updated': {
+      const subscription = event.data.object;
+      const periodEnd = subscription.items.data[0]?.current_period_end;
+      return {
+        ...base,
+        type: 'subscription.updated',
+        subscriptionRef: subscription.id,
+        periodEnd: periodEnd ? new Date(periodEnd * 1000) : null,
+        cancelAtPeriodEnd: subscription.cancel_at_period_end,
+      };
+    }
+    case 'customer.subscription.deleted':
+      return { ...base, type: 'subscription.ended', subscriptionRef: event.data.object.id };
+    default:
+      return ignored;
+  }
+}
+
+/**
+ * What to throw for an error of a Stripe call: a Stripe error becomes a ProviderError that keeps
+ * Stripe's message (it tells an operator what went wrong) but never a key; anything else (a bug in
+ * this code) is thrown as it is.
+ */
+function toProviderError(operation: string, error: unknown, secrets: string[]): unknown {
+  if (error instanceof ProviderError) return error;
+  if (error instanceof Stripe.errors.StripeError) {
+    const details = [error.code, error.statusCode && `HTTP ${error.statusCode}`, error.requestId]
+      .filter(Boolean)
+      .join(', ');
+    const message = redact(error.message || error.type, secrets);
+    return new ProviderError(`Stripe ${operation} failed: ${message}${details ? ` (${details})` : ''}`);
+  }
+  return error;
+}
+
+/** Removes the configured secrets and anything shaped like a Stripe secret from a message. */
+function redact(message: string, secrets: string[]): string {
+  let result = message;
+  for (const secret of secrets) result = result.split(secret).join('[redacted]');
+  return result.replace(/\b(sk|rk)_(live|test)_[A-Za-z0-9]+|\bwhsec_[A-Za-z0-9]+/g, '[redacted]');
+}
