@@ -106,3 +106,14 @@ export const discOrderBodySchema = z.object({
 export type DiscOrderBody = z.input<typeof discOrderBodySchema>;
 
 export const discOrderResponseSchema = z.object({ id: z.string() });
+
+/** POST /api/stream-disc/pre-order: the $1 reservation. */
+export const discPreorderBodySchema = z.object({
+  name: requiredText('Name', 120),
+  email: discEmailSchema,
+  phone: optionalText('Phone', 40),
+});
+export type DiscPreorderBody = z.input<typeof discPreorderBodySchema>;
+
+/** Where the visitor pays the deposit; it returns to /stream-disc?preorder=success|cancelled. */
+export const discPreorderResponseSchema = z.object({ checkoutUrl: z.string() });

@@ -81,3 +81,14 @@ export const localPaymentResultSchema = z.object({
   message: z.string().optional(),
 });
 export type LocalPaymentResult = z.infer<typeof localPaymentResultSchema>;
+
+/** GET /api/payments/local/hosted/:id: the local provider's hosted payment page (the $1 deposit). */
+export const localHostedPaymentSchema = z.object({
+  description: z.string(),
+  amountCents: z.number().int(),
+  clientSecret: z.string(),
+  status: z.enum(['open', 'paid', 'expired']),
+  successUrl: z.string(),
+  cancelUrl: z.string(),
+});
+export type LocalHostedPayment = z.infer<typeof localHostedPaymentSchema>;

@@ -160,7 +160,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   await app.register(healthRoutes, { database, redis });
   await app.register(authRoutes, { db: database.db, limiter });
-  await app.register(discRoutes, { db: database.db, limiter });
   await app.register(oidcRoutes, { db: database.db, config });
   await app.register(catalogRoutes, { db: database.db });
   await app.register(imageUploadRoutes, { mediaDir: path.join(config.dataDir, 'media'), limiter });
@@ -178,6 +177,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   const payments = deps.payments ?? createPaymentProvider(config, database.db);
   await app.register(checkoutRoutes, { db: database.db, provider: payments });
+  await app.register(discRoutes, { db: database.db, limiter, payments, publicUrl: config.publicUrl });
   if (payments.name === 'local') {
     const local = payments as LocalProvider;
     await app.register(localPaymentRoutes, { provider: local });

@@ -312,6 +312,10 @@ export const localPaymentIntents = pgTable(
     /** The merchant's payment id (checkout) or null for a subscription invoice. */
     paymentId: text('payment_id'),
     subscriptionId: text('subscription_id'),
+    /** Set for a payment on the provider's hosted page: what it shows and where it returns. */
+    description: text('description'),
+    successUrl: text('success_url'),
+    cancelUrl: text('cancel_url'),
     cardLast4: text('card_last4'),
     lastError: text('last_error'),
     createdAt: createdAt(),

@@ -3,6 +3,7 @@ import { errorBodySchema } from '@streamshop/contract/errors.ts';
 import {
   localAuthenticateBodySchema,
   localConfirmBodySchema,
+  localHostedPaymentSchema,
   localPaymentResultSchema,
   paymentConfigSchema,
   paymentSessionSchema,
@@ -119,6 +120,16 @@ export const localPaymentRoutes: FastifyPluginAsyncZod<{ provider: LocalProvider
   { provider },
 ) => {
   const resultErrors = { 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
+  app.get(
+    '/api/payments/local/hosted/:id',
+    {
+      schema: {
+        params: z.object({ id: z.string().max(100) }),
+        response: { 200: localHostedPaymentSchema, 404: errorBodySchema },
+      },
+    },
+    async (request) => provider.hostedPayment(request.params.id),
+  );
   app.post(
     '/api/payments/local/confirm',
     {

@@ -1,4 +1,6 @@
+import { TEST_CARDS } from '@streamshop/contract/payments.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { payWithCard } from '../../test/payments.ts';
 import { buildTestApp, type TestApp } from '../../test/test-app.ts';
 import { DISC_FORM_BODY_LIMIT } from './routes.ts';
 import { DISC_FORM_LIMITS } from './service.ts';
@@ -207,6 +209,76 @@ describe('POST /api/stream-disc-orders', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json().code).toBe('VALIDATION_FAILED');
     expect(Object.keys(response.json().fields)).toContain(field);
+  });
+});
+
+describe('POST /api/stream-disc/pre-order (the $1 reservation)', () => {
+  it('opens a $1 payment page and confirms the pre-order only when the payment succeeds', async () => {
+    const post = newClient();
+    const email = newEmail();
+    const response = await post('/api/stream-disc/pre-order', { name: ' Rae Fan ', email, phone: '' });
+    expect(response.statusCode).toBe(201);
+    const { checkoutUrl } = response.json();
+    expect(checkoutUrl).toMatch(/^http:\/\/localhost:3000\/pay\/pi_local_[0-9a-f]+$/);
+    const preorder = async () =>
+      (
+        await t.database.pool.query('select name, phone, status from disc_preorders where email = $1', [
+          email,
+        ])
+      ).rows[0];
+    expect(await preorder()).toEqual({ name: 'Rae Fan', phone: null, status: 'pending' });
+
+    const id = checkoutUrl.split('/').pop();
+    const page = await t.app.inject({ method: 'GET', url: `/api/payments/local/hosted/${id}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.json()).toMatchObject({
+      amountCents: 100,
+      status: 'open',
+      successUrl: 'http://localhost:3000/stream-disc?preorder=success',
+      cancelUrl: 'http://localhost:3000/stream-disc?preorder=cancelled',
+    });
+
+    const declined = await payWithCard(t.app, page.json().clientSecret, TEST_CARDS.declined);
+    expect(declined.json().status).toBe('failed');
+    expect((await preorder()).status).toBe('pending');
+    const paid = await payWithCard(t.app, page.json().clientSecret);
+    expect(paid.json().status).toBe('succeeded');
+    expect((await preorder()).status).toBe('paid');
+    const after = await t.app.inject({ method: 'GET', url: `/api/payments/local/hosted/${id}` });
+    expect(after.json().status).toBe('paid');
+  });
+
+  it.each([
+    ['name', { name: '   ' }],
+    ['email', { email: 'not-an-email' }],
+    ['phone', { phone: 'x'.repeat(41) }],
+  ])('rejects a bad %s with 400 naming it', async (field, override) => {
+    const response = await newClient()('/api/stream-disc/pre-order', {
+      name: 'Rae',
+      email: newEmail(),
+      ...override,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(Object.keys(response.json().fields)).toContain(field);
+  });
+
+  it('answers 404 for an unknown payment page and 413 for an oversized body', async () => {
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/payments/local/hosted/pi_local_nope' })).statusCode,
+    ).toBe(404);
+    const huge = await newClient()('/api/stream-disc/pre-order', {
+      name: 'x'.repeat(DISC_FORM_BODY_LIMIT),
+      email: 'a@b.co',
+    });
+    expect(huge.statusCode).toBe(413);
+  });
+
+  it('is rate-limited per address', async () => {
+    const post = newClient();
+    for (let i = 0; i < DISC_FORM_LIMITS.perIp; i += 1) {
+      expect((await post('/api/stream-disc/pre-order', {})).statusCode).toBe(400);
+    }
+    expect((await post('/api/stream-disc/pre-order', {})).statusCode).toBe(429);
   });
 });
 

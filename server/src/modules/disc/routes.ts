@@ -3,13 +3,17 @@ import {
   betaSignupResponseSchema,
   discOrderBodySchema,
   discOrderResponseSchema,
+  discPreorderBodySchema,
+  discPreorderResponseSchema,
   newsletterPreorderBodySchema,
   newsletterPreorderResponseSchema,
 } from '@streamshop/contract/disc.ts';
 import { errorBodySchema } from '@streamshop/contract/errors.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
+import type { PaymentProvider } from '../../platform/payments/provider.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
+import { reserveDisc } from './reservation.ts';
 import {
   createDiscOrder,
   createNewsletterPreorder,
@@ -20,13 +24,21 @@ import {
 /** The marketing forms send a few hundred bytes; anything near this is not a person typing. */
 export const DISC_FORM_BODY_LIMIT = 16 * 1024;
 
-const errors = { 400: errorBodySchema, 409: errorBodySchema, 413: errorBodySchema, 429: errorBodySchema };
+const errors = {
+  400: errorBodySchema,
+  409: errorBodySchema,
+  413: errorBodySchema,
+  429: errorBodySchema,
+  502: errorBodySchema,
+};
 
-/** Public marketing forms: beta sign-up, newsletter pre-order and the full disc order. */
-export const discRoutes: FastifyPluginAsyncZod<{ db: Db; limiter: RateLimiter }> = async (
-  app,
-  { db, limiter },
-) => {
+/** Public marketing forms: beta sign-up, newsletter pre-order, the $1 reservation and the full disc order. */
+export const discRoutes: FastifyPluginAsyncZod<{
+  db: Db;
+  limiter: RateLimiter;
+  payments: PaymentProvider;
+  publicUrl: string;
+}> = async (app, { db, limiter, payments, publicUrl }) => {
   // Throttle before the body is validated, so malformed floods are counted too.
   app.post(
     '/api/beta-signup',
@@ -52,6 +64,17 @@ export const discRoutes: FastifyPluginAsyncZod<{ db: Db; limiter: RateLimiter }>
       },
     },
     async (request, reply) => reply.status(201).send(await createNewsletterPreorder(db, request.body)),
+  );
+
+  app.post(
+    '/api/stream-disc/pre-order',
+    {
+      bodyLimit: DISC_FORM_BODY_LIMIT,
+      preValidation: async (request) => throttleDiscForm(limiter, 'reservation', request.ip),
+      schema: { body: discPreorderBodySchema, response: { 201: discPreorderResponseSchema, ...errors } },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await reserveDisc(db, payments, publicUrl, request.body)),
   );
 
   app.post(

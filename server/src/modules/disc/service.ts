@@ -20,7 +20,7 @@ export type DiscOrderInput = z.output<typeof discOrderBodySchema>;
 /** Submissions allowed per client address and form, per window: generous for people, not for bots. */
 export const DISC_FORM_LIMITS = { perIp: 20, windowSec: 600 };
 
-export type DiscForm = 'beta' | 'preorder' | 'order';
+export type DiscForm = 'beta' | 'preorder' | 'reservation' | 'order';
 
 /** Counts one submission of a public form from this address; throws 429 past the limit. */
 export async function throttleDiscForm(limiter: RateLimiter, form: DiscForm, ip: string): Promise<void> {

@@ -12,5 +12,5 @@ export function createPaymentProvider(config: Config, db: Db): PaymentProvider {
   const webhookSecret = createHmac('sha256', config.sessionSecret)
     .update('local-payments-webhook')
     .digest('hex');
-  return localProvider(db, { webhookSecret });
+  return localProvider(db, { webhookSecret, publicUrl: config.publicUrl });
 }

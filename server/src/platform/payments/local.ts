@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { LocalPaymentResult } from '@streamshop/contract/payments.ts';
+import type { LocalHostedPayment, LocalPaymentResult } from '@streamshop/contract/payments.ts';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { localPaymentIntents, localSubscriptions, localWebhookEvents } from '../../db/schema.ts';
@@ -40,6 +40,8 @@ export interface LocalProvider extends PaymentProvider {
   confirm(clientSecret: string, card: Card): Promise<LocalPaymentResult>;
   /** The buyer finished (or failed) the extra confirmation step of card 4000 0025 0000 3155. */
   authenticate(clientSecret: string, approve: boolean): Promise<LocalPaymentResult>;
+  /** What the hosted payment page shows for a payment opened by createHostedPayment. */
+  hostedPayment(id: string): Promise<LocalHostedPayment>;
   /** Where events go; set once the webhook route exists. Without it events wait in the outbox. */
   attachWebhook(send: WebhookSender | undefined): void;
   /** Delivers every due event, oldest first; answers how many were accepted. */
@@ -56,7 +58,10 @@ export interface LocalProvider extends PaymentProvider {
  * only through signed webhooks to the same endpoint a real provider calls. Its outbox is retried
  * until the endpoint accepts, so a crash between payment and webhook loses nothing.
  */
-export function localProvider(db: Db, options: { webhookSecret: string; now?: () => Date }): LocalProvider {
+export function localProvider(
+  db: Db,
+  options: { webhookSecret: string; publicUrl: string; now?: () => Date },
+): LocalProvider {
   const now = options.now ?? (() => new Date());
   let send: WebhookSender | undefined;
 
@@ -140,6 +145,29 @@ export function localProvider(db: Db, options: { webhookSecret: string; now?: ()
         .insert(localPaymentIntents)
         .values({ id, clientSecret, amountCents, paymentId, status: 'requires_payment_method' });
       return { ref: id, clientSecret };
+    },
+
+    async createHostedPayment(input) {
+      const { ref } = await provider.createPayment(input);
+      await db
+        .update(localPaymentIntents)
+        .set({ description: input.description, successUrl: input.successUrl, cancelUrl: input.cancelUrl })
+        .where(eq(localPaymentIntents.id, ref));
+      return { ref, url: `${options.publicUrl}/pay/${ref}` };
+    },
+
+    async hostedPayment(id) {
+      const [intent] = await db.select().from(localPaymentIntents).where(eq(localPaymentIntents.id, id));
+      if (!intent?.successUrl || !intent.cancelUrl) throw notFound('No such payment page');
+      const status = { succeeded: 'paid', refunded: 'paid', canceled: 'expired' } as const;
+      return {
+        description: intent.description ?? 'Payment',
+        amountCents: intent.amountCents,
+        clientSecret: intent.clientSecret,
+        status: status[intent.status as keyof typeof status] ?? 'open',
+        successUrl: intent.successUrl,
+        cancelUrl: intent.cancelUrl,
+      };
     },
 
     async cancelPayment(ref) {

@@ -18,6 +18,11 @@ export interface PaymentProvider {
   cancelPayment(ref: string): Promise<'canceled' | 'succeeded'>;
   /** Gives a captured payment back; idempotent. */
   refundPayment(ref: string): Promise<void>;
+  /**
+   * Opens a payment on a page the provider hosts (the Stream Disc deposit): the visitor is sent to
+   * `url` and comes back to successUrl or cancelUrl. Idempotent per paymentId.
+   */
+  createHostedPayment(input: CreateHostedPaymentInput): Promise<{ ref: string; url: string }>;
   /** Opens a monthly Pro subscription whose first invoice is paid with the returned secret. */
   createSubscription(input: CreateSubscriptionInput): Promise<ProviderSession>;
   /** Pro stays until the end of the paid period, then the provider ends the subscription. */
@@ -34,6 +39,12 @@ export interface CreatePaymentInput {
   paymentId: string;
   amountCents: number;
   description: string;
+}
+
+export interface CreateHostedPaymentInput extends CreatePaymentInput {
+  email: string;
+  successUrl: string;
+  cancelUrl: string;
 }
 
 export interface CreateSubscriptionInput {

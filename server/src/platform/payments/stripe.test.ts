@@ -353,6 +353,36 @@ describe('stripe provider: API calls', () => {
     });
   });
 
+  it('opens a hosted Checkout Session whose PaymentIntent carries our payment id', async () => {
+    answer = () => ({
+      body: {
+        id: 'cs_test_1',
+        object: 'checkout.session',
+        url: 'https://checkout.stripe.com/c/pay/cs_test_1',
+      },
+    });
+    const hosted = await stripeProvider(settings, { stripe: api }).createHostedPayment({
+      paymentId: 'pay_2',
+      amountCents: 100,
+      description: 'Stream Disc reservation',
+      email: 'fan@example.com',
+      successUrl: 'http://localhost:3000/stream-disc?preorder=success',
+      cancelUrl: 'http://localhost:3000/stream-disc?preorder=cancelled',
+    });
+    expect(hosted).toEqual({ ref: 'cs_test_1', url: 'https://checkout.stripe.com/c/pay/cs_test_1' });
+    const [req] = requests;
+    expect(req?.path).toBe('/v1/checkout/sessions');
+    expect(req?.headers['idempotency-key']).toBe('hosted-pay_2');
+    expect(Object.fromEntries(req?.form ?? [])).toMatchObject({
+      mode: 'payment',
+      customer_email: 'fan@example.com',
+      'line_items[0][price_data][unit_amount]': '100',
+      'payment_intent_data[metadata][paymentId]': 'pay_2',
+      success_url: 'http://localhost:3000/stream-disc?preorder=success',
+      cancel_url: 'http://localhost:3000/stream-disc?preorder=cancelled',
+    });
+  });
+
   it('cancels an unpaid PaymentIntent', async () => {
     answer = () => ({ body: paymentIntent({ status: 'canceled', amount_received: 0 }) });
     const result = await stripeProvider(settings, { stripe: api }).cancelPayment('pi_3Test');

@@ -1,5 +1,7 @@
 import Stripe from 'stripe';
+import type { StripeSettings } from '../../config.ts';
 import {
+  type CreateHostedPaymentInput,
   type CreatePaymentInput,
   type CreateSubscriptionInput,
   type PaymentEvent,
@@ -8,12 +10,6 @@ import {
   type ProviderSession,
   WebhookSignatureError,
 } from './provider.ts';
-
-export interface StripeSettings {
-  secretKey: string;
-  publishableKey: string;
-  webhookSecret: string;
-}
 
 /** The monthly Pro price is found again by this key, so a restart does not create a second one. */
 export const PRO_PRICE_LOOKUP_KEY = 'streamshop_pro_monthly';
@@ -112,6 +108,37 @@ export function stripeProvider(settings: StripeSettings, options: { stripe?: Str
         );
       }
       return { ref: intent.id, clientSecret: intent.client_secret };
+    },
+
+    /** A Checkout Session: Stripe's hosted page; its PaymentIntent carries our paymentId. */
+    async createHostedPayment(input: CreateHostedPaymentInput): Promise<{ ref: string; url: string }> {
+      const session = await call('checkout session creation', () =>
+        stripe.checkout.sessions.create(
+          {
+            mode: 'payment',
+            customer_email: input.email,
+            line_items: [
+              {
+                quantity: 1,
+                price_data: {
+                  currency: 'usd',
+                  unit_amount: input.amountCents,
+                  product_data: { name: input.description },
+                },
+              },
+            ],
+            payment_intent_data: { metadata: { paymentId: input.paymentId }, description: input.description },
+            metadata: { paymentId: input.paymentId },
+            success_url: input.successUrl,
+            cancel_url: input.cancelUrl,
+          },
+          { idempotencyKey: `hosted-${input.paymentId}` },
+        ),
+      );
+      if (!session.url) {
+        throw new ProviderError(`Stripe checkout session creation failed: session ${session.id} has no URL`);
+      }
+      return { ref: session.id, url: session.url };
     },
 
     async cancelPayment(ref: string): Promise<'canceled' | 'succeeded'> {
