@@ -3,6 +3,7 @@ const benches: Record<string, string> = {
   foundation: './foundation.ts',
   explore: './explore.ts',
   chat: './chat.ts',
+  checkout: './checkout.ts',
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('--'));

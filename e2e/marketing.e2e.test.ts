@@ -7,6 +7,7 @@ import {
   SIGNED_OUT_PROBE,
   type WatchedPage,
 } from './browser.ts';
+import { CARD, payWithCard } from './cards.ts';
 import { startServer } from './server.ts';
 
 let server: Awaited<ReturnType<typeof startServer>>;
@@ -206,7 +207,7 @@ describe('disc order form', { timeout: 60_000 }, () => {
   it('keeps the form open and names a missing field without sending', async () => {
     const watched = await newPage();
     const { page } = watched;
-    await page.goto('/stream-disc');
+    await page.goto('/stream-disc/music');
     await page.getByTestId('preorder-button').click();
     await page.getByTestId('order-name').fill('Marcus Bell');
     await page.getByTestId('order-email').fill(newEmail());
@@ -221,7 +222,7 @@ describe('disc order form', { timeout: 60_000 }, () => {
   it('submits from the closing Pre-Order button and shows BOOM!, then the toast', async () => {
     const watched = await newPage();
     const { page } = watched;
-    await page.goto('/stream-disc');
+    await page.goto('/stream-disc/film');
     await page.getByTestId('preorder-button-closing').click();
     await page.getByTestId('order-name').fill('Marcus Bell');
     await page.getByTestId('order-email').fill(newEmail());
@@ -259,6 +260,42 @@ describe('newsletter pre-order (Limited Founders Batch Edition)', { timeout: 60_
     expect(await reserved.textContent()).toContain('RESERVED!');
     expect(await reserved.textContent()).toContain('Order Reserved!');
     expect(await page.getByTestId('founders-reserved-total').textContent()).toBe('$35.00');
+    watched.expectNoErrors(signedOut);
+  });
+});
+
+describe('the $1 reservation on /stream-disc', { timeout: 60_000 }, () => {
+  it('pays the deposit on the payment page and comes back to the success toast', async () => {
+    const watched = await newPage();
+    const { page } = watched;
+    await page.goto('/stream-disc');
+    await page.getByTestId('preorder-button').click();
+    const dialog = page.getByTestId('reservation-dialog');
+    await dialog.getByLabel('Name').fill('Ana Reyes');
+    await dialog.getByLabel('Email').fill(newEmail());
+    expect(await page.getByTestId('reservation-submit').textContent()).toContain('Reserve for $1');
+    await page.getByTestId('reservation-submit').click();
+    await page.waitForURL(/\/pay\/pi_local_/);
+    expect(await page.getByTestId('hosted-payment').textContent()).toContain('$1.00');
+    await payWithCard(page, CARD.success);
+    await page.waitForURL(/\/stream-disc/);
+    await expectToast(page, 'Pre-Order Successful!');
+    await page.waitForFunction(() => !window.location.search.includes('preorder'));
+    watched.expectNoErrors(signedOut);
+  });
+
+  it('comes back to the cancelled toast when the payer cancels', async () => {
+    const watched = await newPage();
+    const { page } = watched;
+    await page.goto('/stream-disc');
+    await page.getByTestId('preorder-button-closing').click();
+    const dialog = page.getByTestId('reservation-dialog');
+    await dialog.getByLabel('Name').fill('Ana Reyes');
+    await dialog.getByLabel('Email').fill(newEmail());
+    await page.getByTestId('reservation-submit').click();
+    await page.waitForURL(/\/pay\//);
+    await page.getByTestId('hosted-payment-cancel').click();
+    await expectToast(page, 'Pre-Order Cancelled');
     watched.expectNoErrors(signedOut);
   });
 });

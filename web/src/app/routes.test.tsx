@@ -108,6 +108,20 @@ describe('app routes', () => {
     });
   });
 
+  it.each([
+    ['/checkout/6f1c1f5e-2a4b-4c3d-9e8f-0123456789ab', 'Please sign in to complete your purchase.'],
+    ['/subscribe', 'Please sign in to upgrade to Pro.'],
+  ])('sends signed-out visitors from %s to / with a toast', async (path, description) => {
+    const router = renderAt(path, 'signed-out');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(getToasts()[0]).toMatchObject({ title: 'Authentication Required', description });
+  });
+
+  it('calls a checkout link without a product id invalid', async () => {
+    renderAt('/checkout/p1', ana);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Invalid checkout URL' })).toBeTruthy();
+  });
+
   it.each(['/signin', '/signup'])('sends signed-in users from %s to /dashboard', async (path) => {
     const router = renderAt(path, ana);
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
@@ -133,8 +147,6 @@ describe('app routes', () => {
     ['/c/music', 'Marketplace'],
     ['/s/ana', '@ana'],
     ['/room/abc', 'Live Stream'],
-    ['/checkout/p1', 'Checkout'],
-    ['/subscribe', 'Upgrade to Pro'],
   ])('renders %s', async (path, heading) => {
     renderAt(path, 'signed-out');
     expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeTruthy();

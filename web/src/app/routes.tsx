@@ -130,6 +130,12 @@ export const routes: RouteObject[] = [
         }),
       },
       {
+        path: 'pay/:id',
+        lazy: async () => ({
+          Component: (await import('../features/payments/hosted-payment-page.tsx')).HostedPaymentPage,
+        }),
+      },
+      {
         path: 'subscribe',
         lazy: async () => ({
           Component: (await import('../features/subscribe/subscribe-page.tsx')).SubscribePage,

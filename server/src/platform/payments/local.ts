@@ -44,8 +44,8 @@ export interface LocalProvider extends PaymentProvider {
   hostedPayment(id: string): Promise<LocalHostedPayment>;
   /** Where events go; set once the webhook route exists. Without it events wait in the outbox. */
   attachWebhook(send: WebhookSender | undefined): void;
-  /** Delivers every due event, oldest first; answers how many were accepted. */
-  deliverDue(): Promise<number>;
+  /** Delivers every due event (or only those of `only`), oldest first; answers how many were accepted. */
+  deliverDue(only?: string[]): Promise<number>;
   /** Charges the saved card of subscriptions whose period ended, or ends the cancelled ones. */
   renewDue(now?: Date): Promise<number>;
   /** Signs a body as the provider does (tests replay and reorder events with it). */
@@ -65,8 +65,12 @@ export function localProvider(
   const now = options.now ?? (() => new Date());
   let send: WebhookSender | undefined;
 
+  /** The events each open transaction wrote, so its caller delivers just those at once. */
+  const written = new WeakMap<Tx, string[]>();
+
   async function enqueue(tx: Tx, event: EventBody) {
     const id = `evt_local_${token()}`;
+    written.get(tx)?.push(id);
     const payload = JSON.stringify({ ...event, id, createdAt: now().toISOString() });
     await tx.insert(localWebhookEvents).values({ id, payload });
   }
@@ -124,8 +128,12 @@ export function localProvider(
 
   /** Runs a state change, then hands its events to the webhook at once (the job retries failures). */
   async function changeThenDeliver<T>(change: (tx: Tx) => Promise<T>): Promise<T> {
-    const result = await db.transaction(change);
-    await provider.deliverDue();
+    const ids: string[] = [];
+    const result = await db.transaction(async (tx) => {
+      written.set(tx, ids);
+      return change(tx);
+    });
+    if (ids.length) await provider.deliverDue(ids);
     return result;
   }
 
@@ -265,7 +273,7 @@ export function localProvider(
       send = sender;
     },
 
-    async deliverDue() {
+    async deliverDue(only) {
       if (!send) return 0;
       // Claim due events so two deliverers (the request and the job, or two instances) do not
       // both send them now; a duplicate delivery would still change nothing at the endpoint.
@@ -277,6 +285,7 @@ export function localProvider(
         where e.id in (
           select id from local_webhook_events
           where delivered_at is null and next_attempt_at <= now()
+            ${only ? sql`and id in ${only}` : sql``}
           order by created_at, id
           limit ${MAX_DELIVERY_BATCH}
           for update skip locked)

@@ -3,7 +3,7 @@ import { formatCents } from '@streamshop/contract/money.ts';
 import { ImageOff } from 'lucide-react';
 import { Link } from 'react-router';
 import { Badge } from '../../components/ui/badge.tsx';
-import { buttonClasses } from '../../components/ui/button.tsx';
+import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 
@@ -43,6 +43,11 @@ export function ProductCard({ product, showSeller = true }: { product: Product; 
               LIVE
             </Badge>
           ) : null}
+          {product.stock === 0 ? (
+            <Badge variant="destructive" data-testid="product-sold-out">
+              Sold Out
+            </Badge>
+          ) : null}
           {product.streamId ? (
             <Badge variant="secondary" className="bg-violet-800">
               VOD
@@ -72,9 +77,20 @@ export function ProductCard({ product, showSeller = true }: { product: Product; 
           <span className="font-bold text-lg" data-testid="product-price">
             {formatCents(product.priceCents)}
           </span>
-          <Link to={`/checkout/${product.id}`} className={buttonClasses({ size: 'sm' })}>
-            Buy Now<span className="sr-only">: {product.title}</span>
-          </Link>
+          {product.stock === 0 ? (
+            // Nothing left to buy: a disabled button, not a link to a checkout that would refuse.
+            <Button size="sm" disabled data-testid="buy-now">
+              Buy Now<span className="sr-only">: {product.title} (sold out)</span>
+            </Button>
+          ) : (
+            <Link
+              to={`/checkout/${product.id}`}
+              className={buttonClasses({ size: 'sm' })}
+              data-testid="buy-now"
+            >
+              Buy Now<span className="sr-only">: {product.title}</span>
+            </Link>
+          )}
         </div>
       </div>
     </Card>

@@ -1,19 +1,296 @@
-import { Link, useParams } from 'react-router';
-import { Button } from '../../components/ui/button.tsx';
-import { ComingSoon } from '../../components/ui/coming-soon.tsx';
+import type { Product } from '@streamshop/contract/catalog.ts';
+import { PAYMENT_SUCCESS_REDIRECT_MS } from '@streamshop/contract/constants.ts';
+import { formatCents } from '@streamshop/contract/money.ts';
+import type { PaymentSession } from '@streamshop/contract/payments.ts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { LucideIcon } from 'lucide-react';
+import {
+  AlertCircle,
+  ArrowLeft,
+  Clock,
+  ImageOff,
+  Link2Off,
+  PackageX,
+  RotateCw,
+  ShieldCheck,
+} from 'lucide-react';
+import { type ReactNode, useEffect, useRef } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { Badge } from '../../components/ui/badge.tsx';
+import { Button, buttonClasses } from '../../components/ui/button.tsx';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { toast } from '../../components/ui/use-toast.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
+import { useRedirectSignedOut } from '../auth/use-redirect-signed-out.ts';
+import { useNow } from '../live/use-now.ts';
+import { PaymentForm } from '../payments/payment-form.tsx';
+import { checkoutProductQueryOptions, checkoutSessionQueryOptions, invalidateAfterPurchase } from './api.ts';
+import { checkoutTotals } from './checkout-totals.ts';
+import { checkoutView } from './checkout-view.ts';
+import { isProductId } from './product-id.ts';
+import { reservationNote } from './reservation.ts';
 
+const PAGE_CLASS = 'mx-auto w-full max-w-6xl px-4 py-10 sm:px-6';
+
+const SIGN_IN_NOTICE = {
+  title: 'Authentication Required',
+  description: 'Please sign in to complete your purchase.',
+};
+
+const backToMarketplace = (variant: 'outline' | 'default' = 'outline') => (
+  <Link to="/explore" className={buttonClasses({ variant, className: 'mt-3' })}>
+    Back to Marketplace
+  </Link>
+);
+
+/** A centred card for the states that are not the checkout itself. */
+function StateCard({
+  icon: Icon,
+  title,
+  children,
+  testId,
+}: {
+  icon: LucideIcon;
+  title: string;
+  children?: ReactNode;
+  testId: string;
+}) {
+  return (
+    <div className={PAGE_CLASS}>
+      <Card
+        className="mx-auto flex max-w-lg flex-col items-center gap-3 px-6 py-14 text-center"
+        data-testid={testId}
+      >
+        <Icon className="size-12 text-muted-foreground" aria-hidden="true" />
+        <h1 className="font-bold text-2xl">{title}</h1>
+        {children}
+      </Card>
+    </div>
+  );
+}
+
+function SettingUp() {
+  return (
+    <div className={`${PAGE_CLASS} flex flex-col items-center gap-4 py-24`} data-testid="checkout-loading">
+      <Spinner className="size-10" label="Setting up secure payment" />
+      <p className="text-lg text-muted-foreground">Setting up secure payment...</p>
+    </div>
+  );
+}
+
+function SummaryLine({ label, cents, strong = false }: { label: string; cents: number; strong?: boolean }) {
+  return (
+    <div
+      className={
+        strong
+          ? 'flex justify-between border-border border-t pt-2 font-bold text-lg'
+          : 'flex justify-between text-sm'
+      }
+    >
+      <dt className={strong ? undefined : 'text-muted-foreground'}>{label}</dt>
+      <dd className="tabular-nums" data-testid={`checkout-${label.toLowerCase().replace(/\s+/g, '-')}`}>
+        {formatCents(cents)}
+      </dd>
+    </div>
+  );
+}
+
+function ReservationNote({ reservedUntil }: { reservedUntil: string | null }) {
+  const now = useNow(reservedUntil !== null);
+  const note = reservationNote(reservedUntil, now);
+  if (!note) return null;
+  return (
+    <p className="flex items-center gap-2 text-muted-foreground text-xs" data-testid="checkout-reservation">
+      <Clock className="size-3.5 shrink-0" aria-hidden="true" />
+      {note}
+    </p>
+  );
+}
+
+function OrderSummary({ product, session }: { product: Product; session: PaymentSession }) {
+  const totals = checkoutTotals(session.amountCents);
+  return (
+    <Card data-testid="order-summary">
+      <CardHeader>
+        <CardTitle className="text-xl">Order Summary</CardTitle>
+      </CardHeader>
+      <CardContent className="grid gap-5">
+        <div className="flex gap-4">
+          <div className="flex size-20 shrink-0 items-center justify-center overflow-hidden rounded-md bg-muted">
+            {product.imageUrl ? (
+              <img
+                src={product.imageUrl}
+                alt={product.title}
+                width={80}
+                height={80}
+                decoding="async"
+                className="size-full object-cover"
+              />
+            ) : (
+              <ImageOff className="size-6 text-muted-foreground" aria-hidden="true" />
+            )}
+          </div>
+          <div className="min-w-0 flex-1">
+            <p className="font-semibold leading-snug" data-testid="checkout-product-title">
+              {product.title}
+            </p>
+            {product.description ? (
+              <p className="mt-1 line-clamp-2 text-muted-foreground text-sm">{product.description}</p>
+            ) : null}
+            <div className="mt-2 flex items-center justify-between gap-2">
+              <Badge variant="secondary">{product.condition.toUpperCase()}</Badge>
+              <span className="font-semibold" data-testid="checkout-price">
+                {formatCents(totals.subtotalCents)}
+              </span>
+            </div>
+          </div>
+        </div>
+        <dl className="grid gap-2 border-border border-t pt-4">
+          <SummaryLine label="Subtotal" cents={totals.subtotalCents} />
+          <SummaryLine label="Processing fee" cents={totals.processingFeeCents} />
+          <SummaryLine label="Total" cents={totals.totalCents} strong />
+        </dl>
+        <ReservationNote reservedUntil={session.reservedUntil} />
+      </CardContent>
+    </Card>
+  );
+}
+
+/** /checkout/:productId: pay for one product by card (spec section 2, Checkout). */
 export function CheckoutPage() {
   const { productId } = useParams();
   usePageTitle('Checkout');
-  return (
-    <ComingSoon
-      title="Checkout"
-      note={productId ? 'Secure card checkout is coming soon.' : 'Invalid checkout URL'}
-    >
-      <Button asChild variant="outline" className="mt-6">
-        <Link to="/explore">Back to Marketplace</Link>
-      </Button>
-    </ComingSoon>
-  );
+  const signedIn = useRedirectSignedOut(SIGN_IN_NOTICE);
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const id = productId ?? '';
+  const validId = isProductId(productId);
+
+  const product = useQuery({ ...checkoutProductQueryOptions(id), enabled: signedIn && validId });
+  const inStock = (product.data?.stock ?? 0) > 0;
+  const session = useQuery({ ...checkoutSessionQueryOptions(id), enabled: signedIn && validId && inStock });
+  const view = checkoutView({ productId, signedIn, product, session });
+
+  // One 'Payment Setup Failed' toast per failed attempt, not per render.
+  const toastedError = useRef(0);
+  const setupFailure = view.kind === 'setup-failed' ? view.message : null;
+  useEffect(() => {
+    if (setupFailure === null || toastedError.current === session.errorUpdatedAt) return;
+    toastedError.current = session.errorUpdatedAt;
+    toast({ title: 'Payment Setup Failed', description: setupFailure, variant: 'destructive' });
+  }, [setupFailure, session.errorUpdatedAt]);
+
+  const redirectTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(redirectTimer.current), []);
+
+  const paid = () => {
+    toast({
+      title: 'Payment Successful',
+      description: 'Thank you for your purchase! Redirecting to your orders...',
+    });
+    void invalidateAfterPurchase(queryClient);
+    redirectTimer.current = setTimeout(() => navigate('/dashboard'), PAYMENT_SUCCESS_REDIRECT_MS);
+  };
+
+  const failed = (message: string) =>
+    toast({ title: 'Payment Failed', description: message, variant: 'destructive' });
+
+  switch (view.kind) {
+    case 'invalid-url':
+      return (
+        <StateCard icon={Link2Off} title="Invalid checkout URL" testId="checkout-invalid-url">
+          <p className="text-muted-foreground">This link does not point to a product.</p>
+          {backToMarketplace()}
+        </StateCard>
+      );
+    case 'signed-out':
+    case 'loading':
+      return <SettingUp />;
+    case 'not-found':
+      return (
+        <StateCard icon={PackageX} title="Product Not Found" testId="checkout-not-found">
+          <p className="text-muted-foreground">
+            The product you're trying to purchase doesn't exist or is no longer available.
+          </p>
+          {backToMarketplace()}
+        </StateCard>
+      );
+    case 'sold-out':
+      return (
+        <StateCard icon={PackageX} title="Sold Out" testId="checkout-sold-out">
+          <p className="text-muted-foreground" data-testid="checkout-sold-out-message">
+            {view.message}
+          </p>
+          <div className="flex flex-wrap justify-center gap-2">
+            {product.data && product.data.stock > 0 ? (
+              <Button variant="outline" className="mt-3" onClick={() => session.refetch()}>
+                <RotateCw aria-hidden="true" />
+                Check again
+              </Button>
+            ) : null}
+            {backToMarketplace('default')}
+          </div>
+        </StateCard>
+      );
+    case 'load-failed':
+    case 'setup-failed':
+      return (
+        <StateCard
+          icon={AlertCircle}
+          title={view.kind === 'load-failed' ? 'Checkout Unavailable' : 'Payment Setup Failed'}
+          testId="checkout-error"
+        >
+          <p className="text-muted-foreground">{view.message}</p>
+          <div className="flex flex-wrap justify-center gap-2">
+            <Button
+              variant="outline"
+              className="mt-3"
+              onClick={() => (view.kind === 'load-failed' ? product.refetch() : session.refetch())}
+            >
+              <RotateCw aria-hidden="true" />
+              Try again
+            </Button>
+            {backToMarketplace()}
+          </div>
+        </StateCard>
+      );
+    case 'ready':
+      return (
+        <section className={PAGE_CLASS}>
+          <Link
+            to="/explore"
+            className={buttonClasses({ variant: 'ghost', size: 'sm', className: '-ml-3 mb-4' })}
+          >
+            <ArrowLeft aria-hidden="true" />
+            Back to Marketplace
+          </Link>
+          <h1 className="flex items-center gap-3 font-bold text-3xl tracking-tight sm:text-4xl">
+            <ShieldCheck className="size-8 text-primary" aria-hidden="true" />
+            Checkout
+          </h1>
+          <p className="mt-2 text-lg text-muted-foreground">Complete your purchase securely.</p>
+          <div className="mt-8 grid items-start gap-6 lg:grid-cols-2">
+            <OrderSummary product={view.product} session={view.session} />
+            <Card>
+              <CardHeader>
+                <CardTitle className="text-xl">Payment Details</CardTitle>
+                <CardDescription>Pay by card. Your card details are sent encrypted.</CardDescription>
+              </CardHeader>
+              <CardContent className="grid gap-4">
+                <PaymentForm
+                  clientSecret={view.session.clientSecret}
+                  submitLabel={`Pay ${formatCents(view.session.amountCents)}`}
+                  onSuccess={paid}
+                  onFailure={failed}
+                />
+                <p className="text-center text-muted-foreground text-xs" data-testid="checkout-terms">
+                  By completing your purchase you agree to StreamShop's Terms of Service and Privacy Policy.
+                </p>
+              </CardContent>
+            </Card>
+          </div>
+        </section>
+      );
+  }
 }

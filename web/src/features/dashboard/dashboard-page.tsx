@@ -23,11 +23,13 @@ import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
+import { formatDate } from '../../lib/format-date.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useAuth } from '../auth/use-auth.ts';
 import { facetsQueryOptions } from '../catalog/api.ts';
 import { EmptyState } from '../catalog/empty-state.tsx';
 import { LIVE_BADGE_CLASS } from '../catalog/product-card.tsx';
+import { ProPlanSummary } from '../subscribe/pro-plan-summary.tsx';
 import {
   analyticsQueryOptions,
   myProductsQueryOptions,
@@ -38,12 +40,6 @@ import { DeleteProductDialog } from './delete-product-dialog.tsx';
 import { ProductDialog } from './product-dialog.tsx';
 
 const ALL_FACETS = new URLSearchParams();
-
-export function formatDate(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  return date.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
-}
 
 /** 'Order #' plus the first 8 characters of the id. */
 export const orderNumber = (order: Pick<Order, 'id'>) => `Order #${order.id.slice(0, ORDER_NUMBER_LENGTH)}`;
@@ -199,7 +195,12 @@ function OrderRow({ order }: { order: Order }) {
     <li>
       <Card className="flex flex-wrap items-center justify-between gap-3 p-4" data-testid="dashboard-order">
         <div>
-          <h3 className="font-medium font-mono">{orderNumber(order)}</h3>
+          <div className="flex items-center gap-2">
+            <h3 className="font-medium font-mono">{orderNumber(order)}</h3>
+            <Badge variant="outline" data-testid="order-role">
+              {order.role === 'buyer' ? 'Purchase' : 'Sale'}
+            </Badge>
+          </div>
           <p className="text-muted-foreground text-sm">
             {formatDate(order.createdAt)}
             {order.productTitle ? ` · ${order.productTitle}` : ''}
@@ -283,6 +284,8 @@ export function DashboardPage() {
           </Link>
         </div>
       </header>
+
+      {user?.plan === 'pro' ? <ProPlanSummary /> : null}
 
       <section aria-label="Statistics" className="mb-10 grid grid-cols-2 gap-4 lg:grid-cols-4">
         <StatCard

@@ -1,6 +1,7 @@
 import type {
   BetaSignupBody,
   DiscOrderBody,
+  DiscPreorderBody,
   NewsletterPreorder,
   NewsletterPreorderBody,
 } from '@streamshop/contract/disc.ts';
@@ -22,5 +23,13 @@ export function useNewsletterPreorderMutation() {
 export function useDiscOrderMutation() {
   return useMutation({
     mutationFn: (body: DiscOrderBody) => apiPost<{ id: string }>('/api/stream-disc-orders', body),
+  });
+}
+
+/** POST /api/stream-disc/pre-order: the $1 reservation; the answer says where to pay it. */
+export function useDiscReservationMutation() {
+  return useMutation({
+    mutationFn: (body: DiscPreorderBody) =>
+      apiPost<{ checkoutUrl: string }>('/api/stream-disc/pre-order', body),
   });
 }

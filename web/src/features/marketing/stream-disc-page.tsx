@@ -12,7 +12,11 @@ import {
   MUSIC_STEPS,
 } from './components/explainer.tsx';
 import { FeatureVideo } from './components/feature-video.tsx';
-import { LazyBetaSignupDialog, LazyDiscOrderDialog } from './components/lazy-dialogs.tsx';
+import {
+  LazyBetaSignupDialog,
+  LazyDiscOrderDialog,
+  LazyDiscReservationDialog,
+} from './components/lazy-dialogs.tsx';
 import {
   FILM_REACTIONS,
   MUSIC_REACTIONS,
@@ -212,14 +216,14 @@ export function StreamDiscPage({ variant }: { variant: StreamDiscVariant }) {
   usePageMeta(VARIANT_PATH[variant]);
   usePreorderReturnToast();
   const order = useLazyDialog();
+  const reservation = useLazyDialog();
   const beta = useLazyDialog();
   const isEdition = variant !== 'disc';
   const lifetime = isEdition ? EDITION_REACTION_LIFETIME_MS : REACTION_LIFETIME_MS;
   const { reactions, addReaction } = useFloatingReactions(lifetime);
 
-  // The $1 deposit checkout needs the payment provider, which is not built yet: until then every
-  // Pre-Order button opens the full order form.
-  const openPreorder = order.show;
+  // /stream-disc takes the $1 reservation; the music and film editions take the full order form.
+  const openPreorder = isEdition ? order.show : reservation.show;
 
   return (
     <div className="overflow-x-clip">
@@ -363,6 +367,7 @@ export function StreamDiscPage({ variant }: { variant: StreamDiscVariant }) {
         </div>
       </section>
 
+      <LazyDiscReservationDialog {...reservation} />
       <LazyDiscOrderDialog {...order} edition={isEdition ? `Stream Disc ${page.edition}` : undefined} />
       <LazyBetaSignupDialog {...beta} source={variant === 'disc' ? 'stream-disc' : variant} />
     </div>

@@ -14,9 +14,14 @@ const DiscOrderDialogChunk = lazy(async () => ({
   default: (await import('./disc-order-dialog.tsx')).DiscOrderDialog,
 }));
 
+const DiscReservationDialogChunk = lazy(async () => ({
+  default: (await import('./disc-reservation-dialog.tsx')).DiscReservationDialog,
+}));
+
 type BetaProps = ComponentProps<typeof BetaSignupDialogChunk> & { loaded: boolean };
 type FoundersProps = ComponentProps<typeof FoundersPreorderDialogChunk> & { loaded: boolean };
 type OrderProps = ComponentProps<typeof DiscOrderDialogChunk> & { loaded: boolean };
+type ReservationProps = ComponentProps<typeof DiscReservationDialogChunk> & { loaded: boolean };
 
 /** `loaded` turns true on first open and stays true, so closing keeps the dialog's exit state. */
 export function LazyBetaSignupDialog({ loaded, ...props }: BetaProps) {
@@ -42,6 +47,15 @@ export function LazyDiscOrderDialog({ loaded, ...props }: OrderProps) {
   return (
     <Suspense fallback={null}>
       <DiscOrderDialogChunk {...props} />
+    </Suspense>
+  );
+}
+
+export function LazyDiscReservationDialog({ loaded, ...props }: ReservationProps) {
+  if (!loaded) return null;
+  return (
+    <Suspense fallback={null}>
+      <DiscReservationDialogChunk {...props} />
     </Suspense>
   );
 }

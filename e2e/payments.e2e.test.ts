@@ -1,0 +1,193 @@
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { ExploreResponse, Product } from '@streamshop/contract/catalog.ts';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUpThroughForm } from './accounts.ts';
+import { scanWithAxe, seriousViolations } from './axe.ts';
+import {
+  type ExpectedFailure,
+  launchBrowser,
+  openPage,
+  SIGNED_OUT_PROBE,
+  type WatchedPage,
+} from './browser.ts';
+import { CARD, payWithCard } from './cards.ts';
+import { startServer } from './server.ts';
+
+const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
+
+let server: Awaited<ReturnType<typeof startServer>>;
+let browser: Browser;
+const pages: WatchedPage[] = [];
+/** Demo products with units to spare, one per test so no buyer waits on another's reservation. */
+let products: Product[] = [];
+
+beforeAll(async () => {
+  // The local payment provider (no Stripe keys): the whole payment runs offline. Both are kept
+  // even when the other fails, so afterAll can stop what did start.
+  const [started, launched] = await Promise.allSettled([
+    startServer({
+      SEED_DEMO: 'true',
+      STRIPE_SECRET_KEY: '',
+      STRIPE_PUBLISHABLE_KEY: '',
+      STRIPE_WEBHOOK_SECRET: '',
+    }),
+    launchBrowser(),
+  ]);
+  if (started.status === 'fulfilled') server = started.value;
+  if (launched.status === 'fulfilled') browser = launched.value;
+  if (started.status === 'rejected') throw started.reason;
+  if (launched.status === 'rejected') throw launched.reason;
+  await mkdir(SCREENSHOTS, { recursive: true });
+  const response = await fetch(new URL('/api/explore?limit=100', server.url));
+  if (!response.ok) throw new Error(`/api/explore: ${response.status}`);
+  const explore = (await response.json()) as ExploreResponse;
+  products = explore.products.filter((product) => product.stock >= 2 && product.priceCents > 0);
+  if (products.length < 3) throw new Error('the demo catalogue has too few products in stock');
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.allSettled(pages.map((watched) => watched.close()));
+  await browser?.close();
+  await server?.stop();
+});
+
+/** `bypassCSP` lets the axe scan inject its inline script. */
+async function newPage(): Promise<WatchedPage> {
+  const watched = await openPage(browser, { baseURL: server.url, bypassCSP: true });
+  pages.push(watched);
+  return watched;
+}
+
+function demoProduct(index: number): Product {
+  const product = products[index];
+  if (!product) throw new Error(`no demo product #${index}`);
+  return product;
+}
+
+/** The sign-up page's auth probe answers 401 before the account exists. */
+const signedOutBeforeSignUp: ExpectedFailure[] = [SIGNED_OUT_PROBE];
+
+async function expectNoSeriousA11yProblems(page: Page) {
+  const problems = seriousViolations(await scanWithAxe(page));
+  expect(problems, problems.join('\n')).toEqual([]);
+}
+
+async function expectToast(page: Page, title: string, description?: string) {
+  const toast = page.getByTestId('toast').filter({ hasText: title });
+  await toast.waitFor();
+  if (description) expect(await toast.textContent()).toContain(description);
+}
+
+async function openCheckout(page: Page, product: Product) {
+  await page.goto(`/checkout/${product.id}`);
+  await page.getByTestId('card-number').waitFor();
+  expect(await page.getByTestId('checkout-product-title').textContent()).toBe(product.title);
+}
+
+async function expectOrderOnDashboard(page: Page, product: Product) {
+  await page.waitForURL(/\/dashboard$/);
+  await page.getByRole('tab', { name: 'Orders' }).click();
+  const order = page.getByTestId('dashboard-order').filter({ hasText: product.title });
+  await order.waitFor();
+  expect(await order.getByTestId('order-role').textContent()).toBe('Purchase');
+  expect(await order.textContent()).toContain('Completed');
+}
+
+describe('checkout', { timeout: 90_000 }, () => {
+  it('pays for a demo product with 4242 and lists the order on the dashboard', async () => {
+    const product = demoProduct(0);
+    const watched = await newPage();
+    const { page } = watched;
+    await signUpThroughForm(page, 'buyer');
+    await openCheckout(page, product);
+    expect(await page.getByTestId('checkout-processing-fee').textContent()).toBe('$0.00');
+    expect(await page.getByTestId('checkout-reservation').textContent()).toMatch(/^Reserved for you for/);
+    await expectNoSeriousA11yProblems(page);
+
+    await payWithCard(page, CARD.success);
+    expect(await page.getByTestId('card-number').inputValue()).toBe('4242 4242 4242 4242');
+    await expectToast(
+      page,
+      'Payment Successful',
+      'Thank you for your purchase! Redirecting to your orders...',
+    );
+    expect(await page.getByTestId('payment-submit').isDisabled()).toBe(true);
+    await page.screenshot({ path: `${SCREENSHOTS}checkout-paid.png` });
+
+    await expectOrderOnDashboard(page, product);
+    watched.expectNoErrors(signedOutBeforeSignUp);
+  });
+
+  it('shows a declined card and lets the buyer pay with another one', async () => {
+    const product = demoProduct(1);
+    const watched = await newPage();
+    const { page } = watched;
+    await signUpThroughForm(page, 'decline');
+    await openCheckout(page, product);
+
+    await payWithCard(page, CARD.declined);
+    await expectToast(page, 'Payment Failed', 'Your card was declined.');
+    // The form is usable again, with the same payment session.
+    await page.waitForFunction(
+      () => !(document.querySelector('[data-testid="payment-submit"]') as HTMLButtonElement).disabled,
+    );
+
+    await payWithCard(page, CARD.success);
+    await expectToast(page, 'Payment Successful');
+    await expectOrderOnDashboard(page, product);
+    watched.expectNoErrors(signedOutBeforeSignUp);
+  });
+
+  it('completes the 3-D Secure step of 4000 0025 0000 3155', async () => {
+    const product = demoProduct(2);
+    const watched = await newPage();
+    const { page } = watched;
+    await signUpThroughForm(page, 'threeds');
+    await openCheckout(page, product);
+
+    await payWithCard(page, CARD.authentication);
+    const dialog = page.getByRole('dialog', { name: 'Confirm this payment' });
+    await dialog.waitFor();
+    await page.screenshot({ path: `${SCREENSHOTS}checkout-3ds.png` });
+    await dialog.getByRole('button', { name: 'Complete authentication' }).click();
+    await expectToast(page, 'Payment Successful');
+    await expectOrderOnDashboard(page, product);
+    watched.expectNoErrors(signedOutBeforeSignUp);
+  });
+});
+
+describe('Pro subscription', { timeout: 90_000 }, () => {
+  it('upgrades a free user with 4242, shows 15:00 on /golive and can be cancelled', async () => {
+    const watched = await newPage();
+    const { page } = watched;
+    await signUpThroughForm(page, 'pro');
+    await page.getByTestId('upgrade-link').click();
+    await page.waitForURL(/\/subscribe$/);
+    await page.getByTestId('card-number').waitFor();
+    expect(await page.getByTestId('pro-price').textContent()).toBe('$9.99');
+    await page.screenshot({ path: `${SCREENSHOTS}subscribe.png`, fullPage: true });
+    await expectNoSeriousA11yProblems(page);
+
+    await payWithCard(page, CARD.success);
+    await expectToast(page, 'Welcome to Pro!');
+    await page.waitForURL(/\/dashboard$/);
+    // The refreshed user is pro: no upgrade link, the plan row instead.
+    await page.getByTestId('plan-summary').waitFor();
+    expect(await page.getByTestId('upgrade-link').count()).toBe(0);
+
+    await page.goto('/golive');
+    expect(await page.getByTestId('plan-name').textContent()).toBe('PRO');
+    expect(await page.getByTestId('plan-duration').textContent()).toBe('15:00');
+
+    await page.goto('/dashboard');
+    await page.getByTestId('cancel-subscription').click();
+    const confirm = page.getByRole('alertdialog', { name: 'Cancel your Pro subscription?' });
+    await confirm.getByRole('button', { name: 'Cancel subscription' }).click();
+    await page.getByTestId('pro-until').waitFor();
+    expect(await page.getByTestId('pro-until').textContent()).toMatch(/^Pro until \w{3} \d{1,2}, \d{4}$/);
+    await page.screenshot({ path: `${SCREENSHOTS}dashboard-pro-until.png` });
+    watched.expectNoErrors(signedOutBeforeSignUp);
+  });
+});

@@ -1,0 +1,207 @@
+import type { User } from '@streamshop/contract/auth.ts';
+import type { Product } from '@streamshop/contract/catalog.ts';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, configure, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createQueryClient } from '../../app/query-client.ts';
+import { getToasts, resetToasts } from '../../components/ui/use-toast.ts';
+import { authUserQueryKey } from '../auth/api.ts';
+import { CheckoutPage } from './checkout-page.tsx';
+
+configure({ asyncUtilTimeout: 4000 });
+
+const ID = '6f1c1f5e-2a4b-4c3d-9e8f-0123456789ab';
+
+const buyer = { id: 'u1', handle: 'ana', plan: 'free' } as User;
+const product = {
+  id: ID,
+  title: 'Blue Note LP',
+  description: 'First pressing, near mint.',
+  priceCents: 2500,
+  condition: 'used',
+  imageUrl: null,
+  stock: 1,
+  seller: { handle: 'groovevault' },
+} as Product;
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+type Routes = Record<string, () => Response>;
+
+const baseRoutes: Routes = {
+  [`GET /api/products/${ID}`]: () => json(product),
+  [`POST /api/checkout/${ID}`]: () =>
+    json({
+      clientSecret: 'pi_1_secret_x',
+      amountCents: 2500,
+      reservedUntil: new Date(Date.now() + 600_000).toISOString(),
+    }),
+  'GET /api/payments/config': () => json({ provider: 'local' }),
+};
+
+function renderCheckout(overrides: Routes = {}, options: { user?: User | null; path?: string } = {}) {
+  const routes = { ...baseRoutes, ...overrides };
+  const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+    const key = `${init?.method ?? 'GET'} ${url}`;
+    const answer = routes[key];
+    return answer ? answer() : json({ message: 'No such endpoint' }, 404);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  const queryClient = createQueryClient({ onUnauthorized: () => {} });
+  queryClient.setQueryData(authUserQueryKey, options.user === undefined ? buyer : options.user);
+  const router = createMemoryRouter(
+    [
+      { path: '/checkout/:productId', Component: CheckoutPage },
+      { path: '/dashboard', element: <p>dashboard</p> },
+      { path: '/', element: <p>home</p> },
+    ],
+    { initialEntries: [options.path ?? `/checkout/${ID}`] },
+  );
+  render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  const calls = (key: string) =>
+    fetchMock.mock.calls.filter(([url, init]) => `${init?.method ?? 'GET'} ${url}` === key);
+  return { router, calls };
+}
+
+async function payWith(number: string) {
+  fireEvent.change(await screen.findByTestId('card-number'), { target: { value: number } });
+  fireEvent.change(screen.getByTestId('card-expiry'), { target: { value: '12 / 40' } });
+  fireEvent.change(screen.getByTestId('card-cvc'), { target: { value: '123' } });
+  fireEvent.click(screen.getByTestId('payment-submit'));
+}
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  resetToasts();
+});
+
+describe('checkout page', () => {
+  it('shows the summary and the card form, asking for one payment session', async () => {
+    const { calls } = renderCheckout();
+    expect(screen.getByText('Setting up secure payment...')).toBeTruthy();
+    await screen.findByTestId('card-number');
+    expect(screen.getByTestId('checkout-product-title').textContent).toBe('Blue Note LP');
+    expect(screen.getByText('USED')).toBeTruthy();
+    expect(screen.getByTestId('checkout-subtotal').textContent).toBe('$25.00');
+    expect(screen.getByTestId('checkout-processing-fee').textContent).toBe('$0.00');
+    expect(screen.getByTestId('checkout-total').textContent).toBe('$25.00');
+    expect(screen.getByTestId('checkout-reservation').textContent).toMatch(
+      /^Reserved for you for (9:5\d|10:00) more\.$/,
+    );
+    expect(screen.getByTestId('payment-submit').textContent).toBe('Pay $25.00');
+    // Typing re-renders the page; the session is still asked for once.
+    fireEvent.change(screen.getByTestId('card-number'), { target: { value: '4242' } });
+    expect(calls(`POST /api/checkout/${ID}`)).toHaveLength(1);
+  });
+
+  it('refuses a malformed id without asking the server', async () => {
+    const { calls } = renderCheckout({}, { path: '/checkout/not-a-product' });
+    expect(await screen.findByRole('heading', { name: 'Invalid checkout URL' })).toBeTruthy();
+    expect(calls(`POST /api/checkout/${ID}`)).toHaveLength(0);
+  });
+
+  it('shows Product Not Found with a way back to the marketplace', async () => {
+    renderCheckout({ [`GET /api/products/${ID}`]: () => json({ message: 'Product not found' }, 404) });
+    expect(await screen.findByRole('heading', { name: 'Product Not Found' })).toBeTruthy();
+    expect(
+      screen.getByText("The product you're trying to purchase doesn't exist or is no longer available."),
+    ).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to Marketplace' }).getAttribute('href')).toBe('/explore');
+  });
+
+  it('shows the sold-out state when another buyer holds the last unit', async () => {
+    renderCheckout({
+      [`POST /api/checkout/${ID}`]: () =>
+        json({ message: 'Someone is checking out the last one', code: 'RESERVED' }, 409),
+    });
+    expect(await screen.findByRole('heading', { name: 'Sold Out' })).toBeTruthy();
+    expect(screen.getByTestId('checkout-sold-out-message').textContent).toBe(
+      'Someone is checking out the last one',
+    );
+    expect(getToasts()).toHaveLength(0);
+  });
+
+  it('toasts Payment Setup Failed with the server message', async () => {
+    renderCheckout({
+      [`POST /api/checkout/${ID}`]: () => json({ message: 'You cannot buy your own product' }, 400),
+    });
+    await screen.findByTestId('checkout-error');
+    expect(getToasts()[0]).toMatchObject({
+      title: 'Payment Setup Failed',
+      description: 'You cannot buy your own product',
+      variant: 'destructive',
+    });
+  });
+
+  it('sends a signed-out visitor to / with a toast', async () => {
+    const { router, calls } = renderCheckout({}, { user: null });
+    expect(getToasts()[0]).toMatchObject({ title: 'Authentication Required', variant: 'destructive' });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(calls(`GET /api/products/${ID}`)).toHaveLength(0);
+  });
+
+  it('checks the card before sending it', async () => {
+    const { calls } = renderCheckout();
+    await payWith('4242 4242 4242 4241');
+    expect(screen.getByTestId('card-number-error').textContent).toBe('Your card number is invalid.');
+    expect(calls('POST /api/payments/local/confirm')).toHaveLength(0);
+  });
+
+  it('toasts Payment Failed on a decline and lets the buyer try again', async () => {
+    let attempt = 0;
+    const { router, calls } = renderCheckout({
+      'POST /api/payments/local/confirm': () => {
+        attempt += 1;
+        return attempt === 1
+          ? json({ status: 'failed', message: 'Your card was declined.' })
+          : json({ status: 'succeeded' });
+      },
+    });
+    await payWith('4000 0000 0000 0002');
+    await waitFor(() =>
+      expect(getToasts()[0]).toMatchObject({
+        title: 'Payment Failed',
+        description: 'Your card was declined.',
+      }),
+    );
+    await waitFor(() =>
+      expect((screen.getByTestId('payment-submit') as HTMLButtonElement).disabled).toBe(false),
+    );
+
+    await payWith('4242 4242 4242 4242');
+    await waitFor(() =>
+      expect(getToasts()[0]).toMatchObject({
+        title: 'Payment Successful',
+        description: 'Thank you for your purchase! Redirecting to your orders...',
+      }),
+    );
+    expect((screen.getByTestId('payment-submit') as HTMLButtonElement).disabled).toBe(true);
+    const bodies = calls('POST /api/payments/local/confirm').map(([, init]) =>
+      JSON.parse(String(init?.body)),
+    );
+    expect(bodies.map((body) => body.clientSecret)).toEqual(['pi_1_secret_x', 'pi_1_secret_x']);
+    expect(bodies[1].card).toEqual({ number: '4242424242424242', expMonth: 12, expYear: 2040, cvc: '123' });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+  });
+
+  it('asks for the extra confirmation step and pays once it is completed', async () => {
+    const { calls } = renderCheckout({
+      'POST /api/payments/local/confirm': () => json({ status: 'requires_action' }),
+      'POST /api/payments/local/authenticate': () => json({ status: 'succeeded' }),
+    });
+    await payWith('4000 0025 0000 3155');
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm this payment' });
+    expect(dialog).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Complete authentication' }));
+    await waitFor(() => expect(getToasts()[0]).toMatchObject({ title: 'Payment Successful' }));
+    const [, init] = calls('POST /api/payments/local/authenticate')[0] ?? [];
+    expect(JSON.parse(String(init?.body))).toEqual({ clientSecret: 'pi_1_secret_x', approve: true });
+  });
+});

@@ -1,0 +1,59 @@
+import type { Product } from '@streamshop/contract/catalog.ts';
+import type { PaymentSession } from '@streamshop/contract/payments.ts';
+import { errorMessage, isUnauthorizedError, parseApiError } from '../../lib/api.ts';
+import { isProductId } from './product-id.ts';
+
+/** What a query looks like to the checkout page (a subset of TanStack Query's result). */
+export interface QuerySnapshot<T> {
+  status: 'pending' | 'error' | 'success';
+  data: T | undefined;
+  error: unknown;
+}
+
+/** Every screen of the checkout (spec section 2, state machine of section 4). */
+export type CheckoutView =
+  | { kind: 'invalid-url' }
+  /** Signed out or logged out meanwhile: a toast is shown and / follows. */
+  | { kind: 'signed-out' }
+  | { kind: 'loading' }
+  | { kind: 'not-found' }
+  | { kind: 'load-failed'; message: string }
+  | { kind: 'sold-out'; message: string }
+  | { kind: 'setup-failed'; message: string }
+  | { kind: 'ready'; product: Product; session: PaymentSession };
+
+export const SOLD_OUT_MESSAGE = 'Every unit of this product has been sold.';
+
+export function checkoutView(input: {
+  productId: string | undefined;
+  signedIn: boolean;
+  product: QuerySnapshot<Product>;
+  session: QuerySnapshot<PaymentSession>;
+}): CheckoutView {
+  const { productId, signedIn, product, session } = input;
+  if (!isProductId(productId)) return { kind: 'invalid-url' };
+  if (!signedIn) return { kind: 'signed-out' };
+
+  if (product.status === 'error') {
+    if (isUnauthorizedError(product.error)) return { kind: 'signed-out' };
+    const { status } = parseApiError(product.error);
+    if (status === 404 || status === 400) return { kind: 'not-found' };
+    return { kind: 'load-failed', message: errorMessage(product.error, 'Please try again.') };
+  }
+  if (product.status === 'pending' || !product.data) return { kind: 'loading' };
+  // No session is asked for a product that has none left (the server would answer 409).
+  if (product.data.stock <= 0) return { kind: 'sold-out', message: SOLD_OUT_MESSAGE };
+
+  if (session.status === 'error') {
+    if (isUnauthorizedError(session.error)) return { kind: 'signed-out' };
+    const { status } = parseApiError(session.error);
+    if (status === 404) return { kind: 'not-found' };
+    if (status === 409) return { kind: 'sold-out', message: errorMessage(session.error, SOLD_OUT_MESSAGE) };
+    return {
+      kind: 'setup-failed',
+      message: errorMessage(session.error, 'Secure payment could not be set up. Please try again.'),
+    };
+  }
+  if (session.status === 'pending' || !session.data) return { kind: 'loading' };
+  return { kind: 'ready', product: product.data, session: session.data };
+}

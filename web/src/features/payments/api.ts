@@ -1,0 +1,27 @@
+import type { LocalCard, LocalPaymentResult, PaymentConfig } from '@streamshop/contract/payments.ts';
+import { queryOptions, useMutation } from '@tanstack/react-query';
+import { apiGet, apiPost } from '../../lib/api.ts';
+
+// Only types come from the contract's payments module: its zod schemas stay out of this bundle.
+
+/** GET /api/payments/config: which provider draws the card form. */
+export const paymentConfigQueryOptions = queryOptions({
+  queryKey: ['/api/payments/config'],
+  queryFn: () => apiGet<PaymentConfig>('/api/payments/config'),
+});
+
+/** POST /api/payments/local/confirm: the local provider charges the card. */
+export function useConfirmLocalPaymentMutation() {
+  return useMutation({
+    mutationFn: (body: { clientSecret: string; card: LocalCard }) =>
+      apiPost<LocalPaymentResult>('/api/payments/local/confirm', body),
+  });
+}
+
+/** POST /api/payments/local/authenticate: the outcome of the simulated 3-D Secure step. */
+export function useAuthenticateLocalPaymentMutation() {
+  return useMutation({
+    mutationFn: (body: { clientSecret: string; approve: boolean }) =>
+      apiPost<LocalPaymentResult>('/api/payments/local/authenticate', body),
+  });
+}

@@ -1,0 +1,32 @@
+import type { PaymentSession, Subscription } from '@streamshop/contract/payments.ts';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiGet, apiPost } from '../../lib/api.ts';
+
+export const SUBSCRIPTION_URL = '/api/subscription';
+
+/** GET /api/subscription: the caller's Pro subscription, or null. */
+export const subscriptionQueryOptions = queryOptions({
+  queryKey: [SUBSCRIPTION_URL],
+  queryFn: () => apiGet<{ subscription: Subscription | null }>(SUBSCRIPTION_URL),
+});
+
+/**
+ * POST /api/create-subscription, once per visit (free users only): never stale, never retried,
+ * dropped when the page unmounts so the next visit asks again.
+ */
+export const subscriptionSessionQueryOptions = queryOptions({
+  queryKey: ['create-subscription'],
+  queryFn: () => apiPost<PaymentSession>('/api/create-subscription'),
+  staleTime: Number.POSITIVE_INFINITY,
+  gcTime: 0,
+  retry: false,
+});
+
+/** POST /api/subscription/cancel: Pro stays until the end of the paid period. */
+export function useCancelSubscriptionMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiPost<{ subscription: Subscription | null }>(`${SUBSCRIPTION_URL}/cancel`),
+    onSuccess: (answer) => queryClient.setQueryData(subscriptionQueryOptions.queryKey, answer),
+  });
+}
