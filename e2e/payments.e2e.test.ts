@@ -93,6 +93,7 @@ async function expectOrderOnDashboard(page: Page, product: Product) {
   await order.waitFor();
   expect(await order.getByTestId('order-role').textContent()).toBe('Purchase');
   expect(await order.textContent()).toContain('Completed');
+  expect(await page.getByTestId('stat-orders-note').textContent()).toMatch(/^\d+ purchases? of your own$/);
 }
 
 describe('checkout', { timeout: 90_000 }, () => {

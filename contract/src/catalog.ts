@@ -174,6 +174,8 @@ export const analyticsSchema = z.object({
   /** Cents. */
   totalRevenue: z.number().int(),
   totalProducts: z.number().int(),
+  /** Completed orders the caller bought (not part of totalOrders, which counts sales). */
+  totalPurchases: z.number().int(),
 });
 export type Analytics = z.infer<typeof analyticsSchema>;
 

@@ -294,7 +294,15 @@ describe('analytics, orders and streams of the caller', () => {
     const sellerStats = (await t.app.inject({ url: '/api/analytics', headers: json(seller.cookie) })).json();
     expect(sellerStats).toMatchObject({ totalOrders: 2, totalRevenue: 5400, totalViews: 17 });
     const otherStats = (await t.app.inject({ url: '/api/analytics', headers: json(other.cookie) })).json();
-    expect(otherStats).toEqual({ totalViews: 0, totalOrders: 0, totalRevenue: 0, totalProducts: 23 });
+    expect(otherStats).toEqual({
+      totalViews: 0,
+      totalOrders: 0,
+      totalRevenue: 0,
+      totalProducts: 23,
+      totalPurchases: 0,
+    });
+    const buyerStats = (await t.app.inject({ url: '/api/analytics', headers: json(buyer.cookie) })).json();
+    expect(buyerStats).toMatchObject({ totalOrders: 0, totalRevenue: 0, totalPurchases: 2 });
 
     const sellerOrders = (await t.app.inject({ url: '/api/orders', headers: json(seller.cookie) })).json();
     expect(sellerOrders.map((o: { amountCents: number }) => o.amountCents).sort()).toEqual(

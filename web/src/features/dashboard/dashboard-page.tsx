@@ -49,11 +49,14 @@ function StatCard({
   value,
   icon: Icon,
   testId,
+  note,
 }: {
   label: string;
   value: string | undefined;
   icon: typeof Eye;
   testId: string;
+  /** A second figure under the value. */
+  note?: string | undefined;
 }) {
   return (
     <Card className="p-5">
@@ -68,6 +71,11 @@ function StatCard({
           {value}
         </p>
       )}
+      {note ? (
+        <p className="mt-1 text-muted-foreground text-xs" data-testid={`${testId}-note`}>
+          {note}
+        </p>
+      ) : null}
     </Card>
   );
 }
@@ -299,6 +307,11 @@ export function DashboardPage() {
           icon={ShoppingBag}
           value={stats?.totalOrders.toLocaleString('en-US')}
           testId="stat-orders"
+          note={
+            stats?.totalPurchases
+              ? `${stats.totalPurchases.toLocaleString('en-US')} ${stats.totalPurchases === 1 ? 'purchase' : 'purchases'} of your own`
+              : undefined
+          }
         />
         <StatCard
           label="Revenue"
