@@ -218,6 +218,15 @@ describe('live streaming', { timeout: 90_000 }, () => {
       return video.play();
     });
     await waitForVideoFrame(page, 'vod-player', 10_000);
+    // The chat replays beside the video: at the end of the recording every message was sent.
+    await page.getByTestId('vod-player').evaluate((video: HTMLVideoElement) => {
+      video.currentTime = Number.isFinite(video.duration) ? video.duration : 1e6;
+    });
+    await page
+      .getByTestId('chat-replay-message')
+      .filter({ hasText: 'Welcome!' })
+      .waitFor({ timeout: 10_000 });
+    expect(await page.locator('[data-testid="chat-replay"] b').count()).toBe(0);
     await page.screenshot({ path: `${SCREENSHOTS}room-replay.png` });
     guest.expectNoErrors(signedOut);
   });

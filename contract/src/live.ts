@@ -60,6 +60,23 @@ export const chatMessageSchema = z.object({
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
+/** At most this many messages of one stream are replayed beside its recording. */
+export const CHAT_REPLAY_LIMIT = 5000;
+
+/** GET /api/streams/:name/chat-replay: the stream's chat with each message's moment in the replay. */
+export const chatReplaySchema = z.object({
+  messages: z.array(
+    z.object({
+      id: z.number().int(),
+      username: z.string(),
+      message: z.string(),
+      /** Seconds from the start of the stream (and of its recording). */
+      offsetSec: z.number(),
+    }),
+  ),
+});
+export type ChatReplay = z.infer<typeof chatReplaySchema>;
+
 /** Messages the server sends on /ws?room={name}. */
 export type ServerMessage =
   | ChatMessage

@@ -262,6 +262,49 @@ describe('chat on /ws?room=', () => {
   });
 });
 
+describe('GET /api/streams/:name/chat-replay', () => {
+  it('gives every message with its moment from the start of the stream, oldest first', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/rooms',
+      headers: { cookie: owner.cookie },
+      payload: { title: 'Replay room' },
+    });
+    const replayRoom = created.json().roomName;
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/streams/${replayRoom}/start`,
+      headers: { cookie: owner.cookie },
+    });
+    const fan = await signUp(t.app);
+    const sender = await connect(replayRoom, fan.cookie);
+    await sender.next('chat_history');
+    await t.database.pool.query(
+      `update streams set started_at = now() - interval '90 seconds' where room_name = $1`,
+      [replayRoom],
+    );
+    sender.send({ type: 'chat_message', message: 'first' });
+    await sender.next('chat_message', (m) => m.message === 'first');
+    sender.send({ type: 'chat_message', message: 'second' });
+    await sender.next('chat_message', (m) => m.message === 'second');
+    sender.socket.close();
+
+    const response = await t.app.inject({ url: `/api/streams/${replayRoom}/chat-replay` });
+    expect(response.statusCode).toBe(200);
+    const { messages } = response.json();
+    expect(messages.map((m: { message: string }) => m.message)).toEqual(['first', 'second']);
+    expect(messages[0]).toMatchObject({ username: fan.handle });
+    expect(messages[0].offsetSec).toBeGreaterThanOrEqual(89);
+    expect(messages[0].offsetSec).toBeLessThan(120);
+    expect(messages[1].offsetSec).toBeGreaterThanOrEqual(messages[0].offsetSec);
+  });
+
+  it('answers 404 for an unknown room and 400 for a malformed name', async () => {
+    expect((await t.app.inject({ url: '/api/streams/no-such-room-9/chat-replay' })).statusCode).toBe(404);
+    expect((await t.app.inject({ url: '/api/streams/NO_SUCH/chat-replay' })).statusCode).toBe(400);
+  });
+});
+
 const redisUrl = process.env.TEST_REDIS_URL;
 describe.skipIf(!redisUrl)('two instances through Redis', () => {
   it('delivers chat and sums viewer counts across instances', async () => {

@@ -1,5 +1,5 @@
-import type { ChatMessage } from '@streamshop/contract/live.ts';
-import { CHAT_HISTORY_SIZE } from '@streamshop/contract/live.ts';
+import type { ChatMessage, ChatReplay } from '@streamshop/contract/live.ts';
+import { CHAT_HISTORY_SIZE, CHAT_REPLAY_LIMIT } from '@streamshop/contract/live.ts';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { iso } from '../catalog/product-row.ts';
@@ -36,6 +36,22 @@ export async function latestMessages(db: Db, streamId: string): Promise<ChatMess
     select id, username, message, created_at from chat_messages where stream_id = ${streamId}
     order by id desc limit ${CHAT_HISTORY_SIZE}`);
   return result.rows.reverse().map(toChatMessage);
+}
+
+/** A stream's chat, oldest first, each at its moment from the stream's start (deleted messages are gone). */
+export async function replayMessages(db: Db, streamId: string): Promise<ChatReplay['messages']> {
+  const result = await db.execute<{ id: number; username: string; message: string; offset_sec: number }>(sql`
+    select m.id, m.username, m.message,
+      greatest(0, extract(epoch from m.created_at - coalesce(s.started_at, s.created_at)))::float8 as offset_sec
+    from chat_messages m join streams s on s.id = m.stream_id
+    where m.stream_id = ${streamId}
+    order by m.id limit ${CHAT_REPLAY_LIMIT}`);
+  return result.rows.map((row) => ({
+    id: Number(row.id),
+    username: row.username,
+    message: row.message,
+    offsetSec: Math.round(Number(row.offset_sec) * 10) / 10,
+  }));
 }
 
 export async function deleteMessage(db: Db, streamId: string, id: number): Promise<boolean> {

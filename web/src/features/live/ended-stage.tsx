@@ -10,7 +10,14 @@ export const VOD_WAIT_MS = 60_000;
 const VOD_POLL_MS = 3000;
 
 /** After the stream: the replay when the recording exists, otherwise a clear ended state. */
-export function EndedStage({ roomName }: { roomName: string }) {
+export function EndedStage({
+  roomName,
+  onReplayVideo,
+}: {
+  roomName: string;
+  /** Receives the replay's video element (null when it goes), so the chat can follow it. */
+  onReplayVideo?: (video: HTMLVideoElement | null) => void;
+}) {
   const [gaveUp, setGaveUp] = useState(false);
   useEffect(() => {
     const timer = setTimeout(() => setGaveUp(true), VOD_WAIT_MS);
@@ -27,6 +34,7 @@ export function EndedStage({ roomName }: { roomName: string }) {
       <div className="grid gap-2">
         {/* biome-ignore lint/a11y/useMediaCaption: recordings of live streams have no captions. */}
         <video
+          ref={onReplayVideo}
           className="aspect-video w-full rounded-xl bg-black"
           src={vodUrl}
           controls

@@ -13,6 +13,7 @@ import { useAuth } from '../auth/use-auth.ts';
 import { streamQueryOptions, useStreamControlMutation } from './api.ts';
 import { Broadcaster } from './broadcaster.ts';
 import { ChatPanel } from './chat-panel.tsx';
+import { ChatReplayPanel } from './chat-replay-panel.tsx';
 import { secondsUntil } from './countdown.ts';
 import { EndedStage } from './ended-stage.tsx';
 import { OwnerStage } from './owner-stage.tsx';
@@ -105,6 +106,7 @@ function Room({ stream }: { stream: Stream }) {
   const endMutation = useStreamControlMutation(roomName, 'end');
   const broadcasterRef = useRef<Broadcaster | null>(null);
   const [broadcasting, setBroadcasting] = useState(false);
+  const [replayVideo, setReplayVideo] = useState<HTMLVideoElement | null>(null);
   const finishing = useRef(false);
 
   useEffect(() => {
@@ -169,7 +171,7 @@ function Room({ stream }: { stream: Stream }) {
   }, [broadcasting, state.ended, secondsLeft, finishStream]);
 
   let stage: ReactNode;
-  if (ended && !broadcasting) stage = <EndedStage roomName={roomName} />;
+  if (ended && !broadcasting) stage = <EndedStage roomName={roomName} onReplayVideo={setReplayVideo} />;
   else if (isHost)
     stage = (
       <OwnerStage
@@ -198,16 +200,25 @@ function Room({ stream }: { stream: Stream }) {
             <p className="whitespace-pre-line text-muted-foreground text-sm">{stream.description}</p>
           ) : null}
         </div>
-        <ChatPanel
-          className="lg:h-[min(36rem,calc(100vh-12rem))]"
-          messages={state.messages}
-          error={state.error}
-          canChat={user !== null}
-          isHost={isHost}
-          hostHandle={stream.owner.handle}
-          connected={status === 'open'}
-          send={send}
-        />
+        {ended && !broadcasting && replayVideo ? (
+          <ChatReplayPanel
+            className="lg:h-[min(36rem,calc(100vh-12rem))]"
+            roomName={roomName}
+            video={replayVideo}
+            hostHandle={stream.owner.handle}
+          />
+        ) : (
+          <ChatPanel
+            className="lg:h-[min(36rem,calc(100vh-12rem))]"
+            messages={state.messages}
+            error={state.error}
+            canChat={user !== null}
+            isHost={isHost}
+            hostHandle={stream.owner.handle}
+            connected={status === 'open'}
+            send={send}
+          />
+        )}
       </div>
     </section>
   );
