@@ -16,6 +16,7 @@ import { oidcRoutes } from './modules/auth/oidc-routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { imageUploadRoutes } from './modules/catalog/image-upload.ts';
 import { catalogRoutes } from './modules/catalog/routes.ts';
+import { memoryChatRateLimiter, redisChatRateLimiter } from './modules/chat/rate-limit.ts';
 import { chatReplayRoutes } from './modules/chat/replay-routes.ts';
 import { RoomHub } from './modules/chat/room-hub.ts';
 import { chatRoutes } from './modules/chat/routes.ts';
@@ -168,7 +169,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(storefrontRoutes, { db: database.db });
   await app.register(seoRoutes, { publicUrl: config.publicUrl });
   await app.register(streamRoutes, { db: database.db, hub });
-  await app.register(chatRoutes, { db: database.db, hub, publicUrl: config.publicUrl });
+  await app.register(chatRoutes, {
+    db: database.db,
+    hub,
+    publicUrl: config.publicUrl,
+    limiter: redis ? redisChatRateLimiter(redis, 'streamshop:') : memoryChatRateLimiter(),
+  });
   await app.register(chatReplayRoutes, { db: database.db });
   const media = new MediaService(database.db, bus, path.join(config.dataDir, 'media'), app.log);
   await app.register(mediaRoutes, { db: database.db, media, publicUrl: config.publicUrl });

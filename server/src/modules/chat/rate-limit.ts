@@ -1,26 +1,65 @@
 import { CHAT_BURST, CHAT_REFILL_PER_SEC } from '@streamshop/contract/live.ts';
+import type { Redis } from 'ioredis';
 
-/** Token bucket per user and room: a burst of CHAT_BURST, refilled at CHAT_REFILL_PER_SEC. */
-export class ChatRateLimiter {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+/**
+ * Token bucket per user and room: a burst of CHAT_BURST, refilled at CHAT_REFILL_PER_SEC. In
+ * memory for one instance; in Redis when REDIS_URL is set, so a user is limited once across
+ * every instance rather than once per instance.
+ */
+export interface ChatRateLimiter {
+  take(key: string): Promise<boolean>;
+}
 
-  constructor(private readonly now: () => number = Date.now) {}
+export function memoryChatRateLimiter(now: () => number = Date.now): ChatRateLimiter {
+  const buckets = new Map<string, { tokens: number; at: number }>();
+  const idleMs = (CHAT_BURST / CHAT_REFILL_PER_SEC) * 1000;
+  return {
+    async take(key) {
+      const t = now();
+      const bucket = buckets.get(key) ?? { tokens: CHAT_BURST, at: t };
+      bucket.tokens = Math.min(CHAT_BURST, bucket.tokens + ((t - bucket.at) / 1000) * CHAT_REFILL_PER_SEC);
+      bucket.at = t;
+      if (buckets.size > 50_000) {
+        for (const [k, b] of buckets) if (t - b.at > idleMs) buckets.delete(k);
+      }
+      buckets.set(key, bucket);
+      if (bucket.tokens < 1) return false;
+      bucket.tokens -= 1;
+      return true;
+    },
+  };
+}
 
-  take(key: string): boolean {
-    const t = this.now();
-    const bucket = this.buckets.get(key) ?? { tokens: CHAT_BURST, at: t };
-    bucket.tokens = Math.min(CHAT_BURST, bucket.tokens + ((t - bucket.at) / 1000) * CHAT_REFILL_PER_SEC);
-    bucket.at = t;
-    if (this.buckets.size > 50_000) this.sweep(t);
-    this.buckets.set(key, bucket);
-    if (bucket.tokens < 1) return false;
-    bucket.tokens -= 1;
-    return true;
-  }
+/** The same bucket as one atomic script on Redis, timed by Redis's clock so instances agree. */
+const TAKE_SCRIPT = `
+local burst = tonumber(ARGV[1])
+local rate = tonumber(ARGV[2])
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local data = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(data[1]) or burst
+local at = tonumber(data[2]) or now
+tokens = math.min(burst, tokens + (now - at) / 1000 * rate)
+local allowed = 0
+if tokens >= 1 then
+  tokens = tokens - 1
+  allowed = 1
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', now)
+redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
+return allowed`;
 
-  private sweep(t: number) {
-    for (const [key, bucket] of this.buckets) {
-      if (t - bucket.at > (CHAT_BURST / CHAT_REFILL_PER_SEC) * 1000) this.buckets.delete(key);
-    }
-  }
+export function redisChatRateLimiter(redis: Redis, prefix: string): ChatRateLimiter {
+  return {
+    async take(key) {
+      const allowed = await redis.eval(
+        TAKE_SCRIPT,
+        1,
+        `${prefix}chat:${key}`,
+        CHAT_BURST,
+        CHAT_REFILL_PER_SEC,
+      );
+      return allowed === 1;
+    },
+  };
 }

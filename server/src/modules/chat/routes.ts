@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.ts';
 import { sameOrigin } from '../../platform/origin-check.ts';
 import { iso } from '../catalog/product-row.ts';
 import { findStreamByRoom, type StreamRecord } from '../streams/repo.ts';
-import { ChatRateLimiter } from './rate-limit.ts';
+import type { ChatRateLimiter } from './rate-limit.ts';
 import { countView, deleteMessage, insertMessage, isMuted, latestMessages, muteUser } from './repo.ts';
 import type { RoomHub } from './room-hub.ts';
 
@@ -19,11 +19,18 @@ const send = (socket: WebSocket, message: ServerMessage) => {
 const refuse = (socket: WebSocket, code: string, message: string) =>
   send(socket, { type: 'error', code, message });
 
-export const chatRoutes: FastifyPluginAsync<{ db: Db; hub: RoomHub; publicUrl: string }> = async (
-  app,
-  { db, hub, publicUrl },
-) => {
-  const limiter = new ChatRateLimiter();
+export const chatRoutes: FastifyPluginAsync<{
+  db: Db;
+  hub: RoomHub;
+  publicUrl: string;
+  limiter: ChatRateLimiter;
+}> = async (app, { db, hub, publicUrl, limiter }) => {
+  /** A limiter that cannot answer (Redis down) lets the message through: chat stays usable. */
+  const allowed = (key: string, request: FastifyRequest) =>
+    limiter.take(key).catch((error) => {
+      request.log.warn({ err: error }, 'chat rate limit unavailable');
+      return true;
+    });
   const publicOrigin = new URL(publicUrl).origin;
 
   async function handle(socket: WebSocket, request: FastifyRequest, stream: StreamRecord, raw: string) {
@@ -46,7 +53,7 @@ export const chatRoutes: FastifyPluginAsync<{ db: Db; hub: RoomHub; publicUrl: s
         if (text.length > CHAT_MAX_LENGTH) {
           return refuse(socket, 'TOO_LONG', `Messages can be at most ${CHAT_MAX_LENGTH} characters`);
         }
-        if (!limiter.take(`${stream.id}:${user.id}`)) {
+        if (!(await allowed(`${stream.id}:${user.id}`, request))) {
           return refuse(socket, 'RATE_LIMITED', 'You are sending messages too fast. Wait a moment.');
         }
         if (user.id !== stream.owner_id && (await isMuted(db, stream.owner_id, user.id))) {
