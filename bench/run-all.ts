@@ -4,6 +4,7 @@ const benches: Record<string, string> = {
   explore: './explore.ts',
   chat: './chat.ts',
   checkout: './checkout.ts',
+  latency: './latency.ts',
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('--'));

@@ -1,6 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { redisBus } from '../../platform/bus.ts';
 import { buildTestApp, listenOnLoopback, signUp, type TestApp } from '../../test/test-app.ts';
 
 const fixture = readFileSync(new URL('./fixtures/mediarecorder-vp8-opus.webm', import.meta.url));
@@ -41,8 +45,8 @@ async function liveRoom(start = true): Promise<string> {
   return room;
 }
 
-function open(pathAndQuery: string, cookie?: string) {
-  const socket = new WebSocket(`${base}${pathAndQuery}`, { headers: cookie ? { cookie } : {} });
+function open(pathAndQuery: string, cookie?: string, on = base) {
+  const socket = new WebSocket(`${on}${pathAndQuery}`, { headers: cookie ? { cookie } : {} });
   const frames: Array<{ text?: unknown; binary?: Buffer }> = [];
   socket.on('message', (data, isBinary) => {
     frames.push(isBinary ? { binary: data as Buffer } : { text: JSON.parse(data.toString()) });
@@ -57,6 +61,16 @@ function open(pathAndQuery: string, cookie?: string) {
   return { socket, frames, closed, opened };
 }
 
+/** ffmpeg's complaints about a WebM stream; '' when it decodes cleanly. */
+function decodes(bytes: Buffer): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'ss-media-')), 'seen.webm');
+  writeFileSync(file, bytes);
+  return execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-'], {
+    encoding: 'utf8',
+    stdio: 'pipe',
+  });
+}
+
 async function until(check: () => boolean, what: string) {
   const deadline = Date.now() + 10_000;
   while (!check()) {
@@ -65,8 +79,9 @@ async function until(check: () => boolean, what: string) {
   }
 }
 
-async function publish(socket: WebSocket, chunks = chunkSizes) {
-  let offset = 0;
+/** Sends the fixture's chunks in MediaRecorder's sizes, from the chunk numbered `from`. */
+async function publish(socket: WebSocket, chunks = chunkSizes, from = 0) {
+  let offset = chunkSizes.slice(0, from).reduce((sum, size) => sum + size, 0);
   for (const size of chunks) {
     socket.send(fixture.subarray(offset, offset + size));
     offset += size;
@@ -144,5 +159,94 @@ describe('live video relay', () => {
     await publisher.opened;
     publisher.socket.send(Buffer.from('this is not a video'));
     expect((await publisher.closed).code).toBe(4400);
+  });
+});
+
+describe('publisher reconnect', () => {
+  it('continues the same stream for viewers when the broadcaster reconnects', async () => {
+    const room = await liveRoom();
+    const viewer = open(`/ws/media?room=${room}`);
+    await viewer.opened;
+    const types = () =>
+      viewer.frames.map((f) => (f.text as { type?: string } | undefined)?.type).filter(Boolean);
+    const connectPublisher = async () => {
+      const publisher = open(`/ws/publish?room=${room}`, owner.cookie);
+      await until(
+        () => publisher.frames.some((f) => (f.text as { type?: string })?.type === 'publish_ready'),
+        'ready',
+      );
+      return publisher;
+    };
+    const first = await connectPublisher();
+    await publish(first.socket, chunkSizes.slice(0, 15));
+    await until(() => viewer.frames.filter((f) => f.binary).length > 5, 'media before the drop');
+    first.socket.close();
+    await until(() => types().filter((t) => t === 'media_idle').length >= 2, 'idle after the drop');
+
+    // A new MediaRecorder session starts a new WebM stream with its own init segment.
+    const before = viewer.frames.filter((f) => f.binary).length;
+    const second = await connectPublisher();
+    await publish(second.socket);
+    await until(() => viewer.frames.filter((f) => f.binary).length > before + 20, 'media after reconnect');
+    expect(types().filter((t) => t === 'media_reset')).toHaveLength(2);
+    const stream = await t.app.inject({ url: `/api/streams/${room}` });
+    expect(stream.json().isActive).toBe(true);
+    viewer.socket.close();
+    second.socket.close();
+  });
+});
+
+const redisUrl = process.env.TEST_REDIS_URL;
+describe.skipIf(!redisUrl)('two instances through Redis', () => {
+  it('shows a viewer on one instance the broadcaster connected to another, joining mid-stream', async () => {
+    const prefix = `test-${Math.random().toString(36).slice(2)}:`;
+    const instances = await Promise.all(
+      [0, 1].map(() =>
+        buildTestApp(
+          { sessionSecret: t.config.sessionSecret },
+          { database: t.database, autoEnd: false, bus: redisBus(redisUrl ?? '', prefix) },
+        ),
+      ),
+    );
+    try {
+      const [a, b] = await Promise.all(instances.map((i) => listenOnLoopback(i.app)));
+      const room = await liveRoom();
+      const early = open(`/ws/media?room=${room}`, undefined, b);
+      await until(
+        () => early.frames.some((f) => (f.text as { type?: string })?.type === 'media_idle'),
+        'idle',
+      );
+
+      const publisher = open(`/ws/publish?room=${room}`, owner.cookie, a);
+      await until(
+        () => publisher.frames.some((f) => (f.text as { type?: string })?.type === 'publish_ready'),
+        'ready',
+      );
+      await publish(publisher.socket, chunkSizes.slice(0, 25));
+      await until(() => early.frames.filter((f) => f.binary).length > 10, 'media on the other instance');
+
+      // Joins instance B while B already follows the room; a third instance joins cold below.
+      const late = open(`/ws/media?room=${room}`, undefined, b);
+      await until(() => late.frames.filter((f) => f.binary).length > 2, 'late joiner media');
+
+      const third = await buildTestApp(
+        { sessionSecret: t.config.sessionSecret },
+        { database: t.database, autoEnd: false, bus: redisBus(redisUrl ?? '', prefix) },
+      );
+      instances.push(third);
+      const c = await listenOnLoopback(third.app);
+      const cold = open(`/ws/media?room=${room}`, undefined, c);
+      await until(() => cold.frames.some((f) => f.binary), 'snapshot on a cold instance');
+
+      await publish(publisher.socket, chunkSizes.slice(25), 25);
+      await until(() => cold.frames.filter((f) => f.binary).length > 20, 'live media after the snapshot');
+      for (const viewer of [late, cold]) {
+        const bytes = Buffer.concat(viewer.frames.flatMap((f) => (f.binary ? [f.binary] : [])));
+        expect(decodes(bytes)).toBe('');
+      }
+      for (const s of [early, late, cold, publisher]) s.socket.close();
+    } finally {
+      for (const instance of instances) await instance.close();
+    }
   });
 });

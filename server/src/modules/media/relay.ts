@@ -1,12 +1,7 @@
 import type { MediaControl } from '@streamshop/contract/live.ts';
 import type { WebSocket } from 'ws';
-import { type WebmEvent, WebmReader } from './webm.ts';
+import type { RelayEvent } from './relay-events.ts';
 
-/** A Cluster header of unknown size, to start a viewer at a keyframe in the middle of a Cluster. */
-const CLUSTER_OF_UNKNOWN_SIZE = Buffer.from([
-  0x1f, 0x43, 0xb6, 0x75, 0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-]);
-const TIMECODE_ID = 0xe7;
 /** A viewer with more than this queued in its socket is skipped ahead to the next keyframe. */
 export const MAX_VIEWER_BACKLOG_BYTES = 1024 * 1024;
 /** The group kept for late joiners never grows past this (a keyframe interval is far smaller). */
@@ -23,15 +18,14 @@ const control = (message: MediaControl) => JSON.stringify(message);
 /**
  * The live video of one room on this instance: the init segment and the bytes since the latest
  * video keyframe (so a viewer who joins starts at once), fanned out to every viewer as it arrives.
+ * It is driven by relay events, from this instance's publisher or from another instance's.
  */
 export class RoomRelay {
-  private reader = new WebmReader();
   private mimeType = '';
   private init: Buffer | undefined;
-  private videoTrack: number | undefined;
-  private timecode: Buffer | undefined;
   /** From the latest video keyframe: a synthesized Cluster start, its Timecode, then every byte since. */
   private group: Buffer[] = [];
+  private groupStartParts = 0;
   private groupBytes = 0;
   private readonly viewers = new Set<Viewer>();
 
@@ -43,22 +37,50 @@ export class RoomRelay {
     return this.viewers.size;
   }
 
-  /** A (re)connecting publisher: everything restarts from its own init segment. */
-  startPublisher(mimeType: string): void {
-    this.reader = new WebmReader();
-    this.mimeType = mimeType;
-    this.init = undefined;
-    this.timecode = undefined;
-    this.group = [];
-    this.groupBytes = 0;
+  apply(event: RelayEvent): void {
+    switch (event.kind) {
+      case 'reset':
+        this.mimeType = event.mimeType;
+        this.init = undefined;
+        this.group = [];
+        this.groupBytes = 0;
+        return;
+      case 'init':
+        this.setInit(event.bytes);
+        return;
+      case 'group':
+        this.startGroup(event.start, event.keyframe);
+        return;
+      case 'append':
+        this.append(event.bytes);
+        return;
+      case 'idle':
+        this.goIdle();
+        return;
+      case 'snapshot':
+        for (const inner of event.events) this.apply(inner);
+        return;
+      case 'sync':
+        return;
+    }
   }
 
-  /** Feeds the publisher's bytes; throws WebmError when they are not a WebM stream. */
-  push(chunk: Buffer): void {
-    for (const event of this.reader.push(chunk)) this.onEvent(event);
+  /** The relay's state as events: applied to an empty relay, they give the same init and group. */
+  snapshot(): RelayEvent | undefined {
+    if (!this.init) return undefined;
+    const events: RelayEvent[] = [
+      { kind: 'reset', mimeType: this.mimeType },
+      { kind: 'init', bytes: this.init },
+    ];
+    const [keyframe, ...rest] = this.group.slice(this.groupStartParts);
+    if (keyframe) {
+      events.push({ kind: 'group', start: this.group.slice(0, this.groupStartParts), keyframe });
+      for (const bytes of rest) events.push({ kind: 'append', bytes });
+    }
+    return { kind: 'snapshot', events };
   }
 
-  stopPublisher(): void {
+  private goIdle(): void {
     this.init = undefined;
     for (const viewer of this.viewers) {
       viewer.waitingForKeyframe = true;
@@ -90,40 +112,21 @@ export class RoomRelay {
     for (const viewer of this.viewers) this.sendText(viewer, text);
   }
 
-  private onEvent(event: WebmEvent) {
-    switch (event.kind) {
-      case 'init':
-        this.init = event.bytes;
-        this.videoTrack = event.videoTrack;
-        this.broadcastControl({ type: 'media_reset', mimeType: this.mimeType });
-        for (const viewer of this.viewers) {
-          this.sendBinary(viewer, event.bytes);
-          viewer.waitingForKeyframe = true;
-        }
-        return;
-      case 'cluster':
-        this.timecode = undefined;
-        return this.append(event.bytes);
-      case 'other':
-        if (event.bytes[0] === TIMECODE_ID) this.timecode = event.bytes;
-        return this.append(event.bytes);
-      case 'block':
-        if (
-          event.keyframe &&
-          (event.track === this.videoTrack || this.videoTrack === undefined) &&
-          this.timecode
-        ) {
-          this.startGroup(event.bytes);
-        } else {
-          this.append(event.bytes);
-        }
+  private setInit(bytes: Buffer) {
+    this.init = bytes;
+    this.group = [];
+    this.groupBytes = 0;
+    this.broadcastControl({ type: 'media_reset', mimeType: this.mimeType });
+    for (const viewer of this.viewers) {
+      this.sendBinary(viewer, bytes);
+      viewer.waitingForKeyframe = true;
     }
   }
 
   /** A video keyframe: late joiners and lagging viewers start here. */
-  private startGroup(keyframe: Buffer) {
-    const start = [CLUSTER_OF_UNKNOWN_SIZE, this.timecode as Buffer];
+  private startGroup(start: Buffer[], keyframe: Buffer) {
     this.group = [...start, keyframe];
+    this.groupStartParts = start.length;
     this.groupBytes = this.group.reduce((n, b) => n + b.length, 0);
     for (const viewer of this.viewers) {
       if (viewer.waitingForKeyframe && viewer.socket.bufferedAmount < MAX_VIEWER_BACKLOG_BYTES / 2) {

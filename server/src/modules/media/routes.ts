@@ -60,15 +60,11 @@ export const mediaRoutes: FastifyPluginAsync<{ db: Db; media: MediaService; publ
       const previous = publishers.get(stream.room_name);
       previous?.close(CLOSE_REPLACED, 'Another connection took over publishing');
       publishers.set(stream.room_name, socket);
-      const room = media.room(stream.room_name);
-      await media.watchForEnd(stream.room_name);
-      room.relay.startPublisher(mimeType);
-      await room.recording.startPart();
+      await media.startPublishing(stream.room_name, mimeType);
 
       accept = (chunk) => {
         try {
-          room.relay.push(chunk);
-          room.recording.write(chunk);
+          media.pushFromPublisher(stream.room_name, chunk);
         } catch (error) {
           if (!(error instanceof WebmError)) throw error;
           socket.close(CLOSE_BAD_DATA, 'Not a WebM stream');
@@ -78,8 +74,7 @@ export const mediaRoutes: FastifyPluginAsync<{ db: Db; media: MediaService; publ
       socket.once('close', () => {
         if (publishers.get(stream.room_name) !== socket) return;
         publishers.delete(stream.room_name);
-        room.relay.stopPublisher();
-        void room.recording.endPart();
+        void media.stopPublishing(stream.room_name);
       });
       socket.send(JSON.stringify({ type: 'publish_ready' }));
     })().catch((error) => {
@@ -98,9 +93,8 @@ export const mediaRoutes: FastifyPluginAsync<{ db: Db; media: MediaService; publ
         socket.send(JSON.stringify({ type: 'stream_ended' }));
         return socket.close(1000, 'The stream has ended');
       }
-      const room = media.room(stream.room_name);
-      room.relay.addViewer(socket);
-      socket.once('close', () => room.relay.removeViewer(socket));
+      socket.once('close', () => media.removeViewer(stream.room_name, socket));
+      await media.addViewer(stream.room_name, socket);
     })().catch((error) => {
       request.log.error({ err: error }, 'media viewer failed');
       socket.close(1011, 'Server error');
