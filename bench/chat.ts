@@ -30,14 +30,26 @@
  * dropped at the end) and TEST_REDIS_URL the Redis server (default redis://127.0.0.1:6379); a
  * scenario whose server is unreachable is skipped and says so.
  */
-import { type ChildProcess, execFileSync, fork } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import WebSocket, { WebSocketServer } from 'ws';
 import { percentile, type Row, report } from './report.ts';
+import {
+  closeSockets,
+  cpuSeconds,
+  fixed,
+  joinRoom,
+  rssMb,
+  runPool,
+  sleep,
+  sum,
+  waitFor,
+  wallMs,
+} from './support.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const self = fileURLToPath(import.meta.url);
@@ -46,9 +58,6 @@ const JOB_ENV = 'STREAMSHOP_CHAT_BENCH_JOB';
 /** A server child ends itself after this long whatever happens to its parent. */
 const CHILD_MAX_LIFETIME_MS = 15 * 60_000;
 const TARGET = { viewers: 2000, rate: 20, p95: 50, p99: 100 };
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const wallMs = () => performance.timeOrigin + performance.now();
 
 // ---------------------------------------------------------------------------------------------
 // The servers (each in a child process: this file again, with ROLE_ENV set)
@@ -247,31 +256,6 @@ async function startServer(job: ServerJob, label: string): Promise<ServerHandle>
 }
 
 // ---------------------------------------------------------------------------------------------
-// Process figures from /proc (Linux)
-// ---------------------------------------------------------------------------------------------
-
-const CLOCK_TICKS = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/** User + system CPU seconds of a process, all its threads. */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after "(comm) ": state is field 3, utime field 14, stime field 15.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-}
-
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
-}
-
-// ---------------------------------------------------------------------------------------------
 // The clients (this process)
 // ---------------------------------------------------------------------------------------------
 
@@ -316,26 +300,17 @@ function newClients(): Clients {
 
 /** Opens one socket and resolves once its chat_history arrived (30 s bound). */
 function connect(clients: Clients, url: string, viewer: number, cookie?: string): Promise<WebSocket> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url, {
-      perMessageDeflate: false,
-      handshakeTimeout: 30_000,
-      ...(cookie ? { headers: { cookie } } : {}),
-    });
-    let joined = false;
-    const timer = setTimeout(() => {
-      socket.terminate();
-      reject(new Error(`no chat_history within 30 s from ${url}`));
-    }, 30_000);
-    socket.on('message', (data) => {
-      const receivedAt = wallMs();
-      let message: { type?: string; message?: string; timestamp?: string; code?: string };
-      try {
-        message = JSON.parse(String(data));
-      } catch {
+  return joinRoom(url, {
+    cookie,
+    onClose: () => {
+      if (!clients.closing) clients.unexpectedCloses += 1;
+    },
+    onFrame: (frame, receivedAt) => {
+      if (!frame) {
         clients.errors.BAD_FRAME = (clients.errors.BAD_FRAME ?? 0) + 1;
         return;
       }
+      const message = frame as { type?: string; message?: string; timestamp?: string; code?: string };
       switch (message.type) {
         case 'chat_message': {
           const measure = clients.measure;
@@ -357,13 +332,6 @@ function connect(clients: Clients, url: string, viewer: number, cookie?: string)
             measure.acceptLag[seq] = Date.parse(message.timestamp) - Number(sentText);
           return;
         }
-        case 'chat_history':
-          if (!joined) {
-            joined = true;
-            clearTimeout(timer);
-            resolve(socket);
-          }
-          return;
         case 'viewer_count':
           clients.viewerCountFrames += 1;
           clients.lastViewerCountAt = performance.now();
@@ -374,61 +342,16 @@ function connect(clients: Clients, url: string, viewer: number, cookie?: string)
           return;
         }
       }
-    });
-    socket.once('error', (error) => {
-      if (!joined) {
-        clearTimeout(timer);
-        reject(error);
-      }
-    });
-    socket.once('close', (code) => {
-      if (!joined) {
-        clearTimeout(timer);
-        reject(new Error(`closed with ${code} before chat_history`));
-      } else if (!clients.closing) clients.unexpectedCloses += 1;
-    });
+    },
   });
 }
 
 /** Connects `count` sockets, `concurrency` at a time; open(i) opens socket i. */
-async function connectAll(
-  count: number,
-  concurrency: number,
-  open: (i: number) => Promise<WebSocket>,
-): Promise<WebSocket[]> {
-  const sockets: WebSocket[] = new Array(count);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, count) }, async () => {
-      while (next < count) {
-        const i = next++;
-        sockets[i] = await open(i);
-      }
-    }),
-  );
-  return sockets;
-}
+const connectAll = runPool<WebSocket>;
 
 async function closeAll(clients: Clients): Promise<void> {
   clients.closing = true;
-  const sockets = [...clients.viewers, ...clients.senders].filter(Boolean);
-  await Promise.all(
-    sockets.map(
-      (socket) =>
-        new Promise<void>((resolve) => {
-          if (socket.readyState === WebSocket.CLOSED) return resolve();
-          const timer = setTimeout(() => {
-            socket.terminate();
-            resolve();
-          }, 3000);
-          socket.once('close', () => {
-            clearTimeout(timer);
-            resolve();
-          });
-          socket.close(1000);
-        }),
-    ),
-  );
+  await closeSockets([...clients.viewers, ...clients.senders]);
 }
 
 /**
@@ -449,16 +372,6 @@ async function sendMessages(senders: WebSocket[], tag: string, total: number, ra
     }
     if (k < total) await sleep(Math.max(0, start + k * interval - performance.now()));
   }
-}
-
-/** Waits until `done()` or `maxMs` passed, polling. */
-async function waitFor(done: () => boolean, maxMs: number, pollMs = 20): Promise<boolean> {
-  const deadline = performance.now() + maxMs;
-  while (!done()) {
-    if (performance.now() > deadline) return false;
-    await sleep(pollMs);
-  }
-  return true;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -770,9 +683,6 @@ async function runScenario(scenario: Scenario, options: Options): Promise<Scenar
 // ---------------------------------------------------------------------------------------------
 // Main
 // ---------------------------------------------------------------------------------------------
-
-const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
-const fixed = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : String(n));
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));

@@ -39,27 +39,32 @@
  * after --max-seconds (default 120): the server is stopped, the temp folder and the database
  * removed, and the exit code is 3.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { rmSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { percentile, type Row, report } from './report.ts';
+import {
+  type Account,
+  type AppServer,
+  type Client,
+  card,
+  countBy,
+  cpuSeconds,
+  createStorage,
+  fixed,
+  insertCategory,
+  listProduct as listProductVia,
+  runPool,
+  type Storage,
+  signUpAll as signUpAllVia,
+  sleep,
+  startAppServer,
+  client as webClient,
+  withDatabase,
+} from './support.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const DEFAULTS = { buyers: 500, stock: 100, reconfirm: 20, warmup: 20, maxSeconds: 120 };
-/** The local provider's card that always succeeds (TEST_CARDS.success). */
-const SUCCESS_CARD = '4242424242424242';
-const PASSWORD = 'bench-password-123';
-const REQUEST_TIMEOUT_MS = 30_000;
-const SIGNUPS_PER_ADDRESS = 20;
 const SIGNUP_CONCURRENCY = 8;
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const fixed = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : String(n));
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -112,318 +117,20 @@ function checkNotStopped(): void {
 }
 
 // ---------------------------------------------------------------------------------------------
-// HTTP client
+// Setup through the API (the helpers are in support.ts; every request listens to the hard cap)
 // ---------------------------------------------------------------------------------------------
 
-interface Reply {
-  /** 0 when the request failed without an answer (connection error, timeout). */
-  status: number;
-  ms: number;
-  // biome-ignore lint/suspicious/noExplicitAny: JSON bodies of several shapes, read field by field
-  body: any;
-  setCookies: string[];
-  error?: string;
-}
-
-interface Client {
-  base: string;
-  request(
-    method: 'GET' | 'POST',
-    path: string,
-    options?: { cookie?: string; body?: unknown; forwardedFor?: string },
-  ): Promise<Reply>;
-}
-
-function client(base: string): Client {
-  return {
-    base,
-    async request(method, path, options = {}) {
-      const headers: Record<string, string> = {};
-      if (options.cookie) headers.cookie = options.cookie;
-      if (options.forwardedFor) headers['x-forwarded-for'] = options.forwardedFor;
-      // What a browser on the app's own origin sends (the server's CSRF check wants it same-origin);
-      // like the web client, a content type only with a body.
-      if (method === 'POST') headers.origin = base;
-      if (options.body !== undefined) headers['content-type'] = 'application/json';
-      const started = performance.now();
-      try {
-        const response = await fetch(`${base}${path}`, {
-          method,
-          headers,
-          ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-          signal: AbortSignal.any([stopAll.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]),
-        });
-        const text = await response.text();
-        const ms = performance.now() - started;
-        let body: unknown = text;
-        try {
-          body = text ? JSON.parse(text) : undefined;
-        } catch {}
-        return { status: response.status, ms, body, setCookies: response.headers.getSetCookie() };
-      } catch (error) {
-        return {
-          status: 0,
-          ms: performance.now() - started,
-          body: undefined,
-          setCookies: [],
-          error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-        };
-      }
-    },
-  };
-}
-
-/** Runs fn(0) … fn(count − 1), at most `concurrency` at a time. */
-async function runPool<T>(count: number, concurrency: number, fn: (i: number) => Promise<T>): Promise<T[]> {
-  const results: T[] = new Array(count);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, count) }, async () => {
-      while (next < count) {
-        const i = next++;
-        results[i] = await fn(i);
-      }
-    }),
-  );
-  return results;
-}
-
-const countBy = (values: Array<string | number>) => {
-  const counts: Record<string, number> = {};
-  for (const v of values) counts[String(v)] = (counts[String(v)] ?? 0) + 1;
-  return counts;
-};
-
-// ---------------------------------------------------------------------------------------------
-// Database (setup before the server starts, counting after it stopped) and the server process
-// ---------------------------------------------------------------------------------------------
-
-interface Storage {
-  label: 'PGlite' | 'PostgreSQL';
-  dataDir: string;
-  /** The run's own database on the PostgreSQL server; absent: PGlite in dataDir. */
-  databaseUrl?: string;
-  drop(): Promise<void>;
-}
-
-async function createStorage(serverUrl: string | undefined): Promise<Storage> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'ss-checkout-bench-'));
-  if (!serverUrl) {
-    return { label: 'PGlite', dataDir, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
-  }
-  const { default: pg } = await import('pg');
-  const name = `streamshop_checkoutbench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 5000 });
-  await admin.connect();
-  try {
-    await admin.query(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    label: 'PostgreSQL',
-    dataDir,
-    databaseUrl: url.toString(),
-    async drop() {
-      rmSync(dataDir, { recursive: true, force: true });
-      const dropper = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 5000 });
-      await dropper.connect();
-      try {
-        await dropper.query(`drop database if exists ${name} with (force)`);
-      } finally {
-        await dropper.end();
-      }
-    },
-  };
-}
-
-/** Opens the run's database in this process (the server must not be running on PGlite: one process only). */
-async function withDatabase<T>(
-  storage: Storage,
-  fn: (query: <R>(text: string, values?: unknown[]) => Promise<R[]>) => Promise<T>,
-): Promise<T> {
-  const { openDatabase } = await import('../server/src/db/client.ts');
-  // openDatabase runs the migrations, so the schema exists before the server first starts.
-  const database = await openDatabase(
-    storage.databaseUrl ? { databaseUrl: storage.databaseUrl } : { dataDir: storage.dataDir },
-  );
-  try {
-    return await fn(async (text, values) => (await database.pool.query(text, values)).rows);
-  } finally {
-    await database.close();
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-    server.once('error', reject);
+const client = (base: string): Client => webClient(base, stopAll.signal);
+const startServer = (storage: Storage): Promise<AppServer> =>
+  startAppServer(storage, { signal: stopAll.signal });
+const signUpAll = (api: Client, handles: string[]): Promise<Account[]> =>
+  signUpAllVia(api, handles, {
+    concurrency: SIGNUP_CONCURRENCY,
+    businessName: 'Checkout Bench Records',
+    signal: stopAll.signal,
   });
-}
-
-interface ServerHandle {
-  proc: ChildProcess;
-  pid: number;
-  base: string;
-  stop(): Promise<number | null>;
-}
-
-/** Environment variables the server reads that must not leak from this shell into the run. */
-const SERVER_ENV_KEYS = [
-  'PORT',
-  'HOST',
-  'DATA_DIR',
-  'DATABASE_URL',
-  'REDIS_URL',
-  'SESSION_SECRET',
-  'PUBLIC_URL',
-  'LOG_LEVEL',
-  'BODY_LIMIT_BYTES',
-  'SEED_DEMO',
-  'TRUST_PROXY',
-  'SHUTDOWN_GRACE_MS',
-  'GOOGLE_ISSUER',
-  'GOOGLE_CLIENT_ID',
-  'GOOGLE_CLIENT_SECRET',
-  'REPLIT_ISSUER',
-  'REPLIT_CLIENT_ID',
-  'REPLIT_CLIENT_SECRET',
-  'STRIPE_SECRET_KEY',
-  'STRIPE_PUBLISHABLE_KEY',
-  'STRIPE_WEBHOOK_SECRET',
-];
-
-async function startServer(storage: Storage): Promise<ServerHandle> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of SERVER_ENV_KEYS) delete env[key];
-  Object.assign(env, {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: storage.dataDir,
-    ...(storage.databaseUrl ? { DATABASE_URL: storage.databaseUrl } : {}),
-    PUBLIC_URL: base,
-    LOG_LEVEL: 'warn',
-    SEED_DEMO: 'false',
-    // Sign-up's per-address limit reads X-Forwarded-For only behind a trusted proxy (see the header).
-    TRUST_PROXY: 'true',
-    SHUTDOWN_GRACE_MS: '10000',
-  });
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const exited = once(proc, 'exit').then(([code]) => code as number | null);
-  const stop = async (): Promise<number | null> => {
-    if (proc.exitCode !== null || proc.signalCode !== null) return proc.exitCode;
-    proc.kill('SIGTERM');
-    const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
-    const code = await exited;
-    clearTimeout(timer);
-    return code;
-  };
-  const started = performance.now();
-  const api = client(base);
-  try {
-    for (;;) {
-      checkNotStopped();
-      if (proc.exitCode !== null) throw new Error(`the server exited with code ${proc.exitCode} at start`);
-      const health = await api.request('GET', '/api/health');
-      if (health.status === 200) break;
-      if (performance.now() - started > 60_000) throw new Error('the server did not answer within 60 s');
-      await sleep(100);
-    }
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { proc, pid: proc.pid ?? 0, base, stop };
-}
-
-const CLOCK_TICKS = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/** User + system CPU seconds of a process, all its threads (the PGlite worker included). */
-function cpuSeconds(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Setup through the API
-// ---------------------------------------------------------------------------------------------
-
-interface Account {
-  handle: string;
-  cookie: string;
-}
-
-function sidCookie(reply: Reply): string {
-  const sid = reply.setCookies.map((c) => c.split(';')[0] ?? '').find((c) => c.startsWith('sid='));
-  if (!sid) throw new Error(`no session cookie (status ${reply.status}: ${JSON.stringify(reply.body)})`);
-  return sid;
-}
-
-async function signUpAll(api: Client, handles: string[]): Promise<Account[]> {
-  return runPool(handles.length, SIGNUP_CONCURRENCY, async (i) => {
-    checkNotStopped();
-    const handle = handles[i] as string;
-    const block = Math.floor(i / SIGNUPS_PER_ADDRESS);
-    const reply = await api.request('POST', '/api/auth/signup', {
-      body: {
-        firstName: 'Bench',
-        lastName: `Account ${i}`,
-        handle,
-        email: `${handle}@example.com`,
-        password: PASSWORD,
-        ...(i === 0 ? { businessName: 'Checkout Bench Records' } : {}),
-      },
-      forwardedFor: `10.77.${Math.floor(block / 250)}.${(block % 250) + 1}`,
-    });
-    if (reply.status !== 201)
-      throw new Error(`sign-up ${handle}: ${reply.status} ${reply.error ?? JSON.stringify(reply.body)}`);
-    return { handle, cookie: sidCookie(reply) };
-  });
-}
-
-async function listProduct(
-  api: Client,
-  seller: Account,
-  categoryId: number,
-  title: string,
-  stock: number,
-): Promise<string> {
-  const reply = await api.request('POST', '/api/products', {
-    cookie: seller.cookie,
-    body: {
-      title,
-      description: 'One drop, many buyers.',
-      priceCents: 4500,
-      condition: 'new',
-      categoryId,
-      stock,
-    },
-  });
-  if (reply.status !== 201) throw new Error(`listing: ${reply.status} ${JSON.stringify(reply.body)}`);
-  return reply.body.id as string;
-}
+const listProduct = (api: Client, seller: Account, categoryId: number, title: string, stock: number) =>
+  listProductVia(api, seller, { categoryId, title, stock });
 
 // ---------------------------------------------------------------------------------------------
 // The purchase
@@ -439,13 +146,6 @@ interface Purchase {
   /** Open checkout → payment answered, for purchases whose payment succeeded. */
   totalMs?: number;
 }
-
-const card = () => ({
-  number: SUCCESS_CARD,
-  expMonth: 12,
-  expYear: new Date().getFullYear() + 3,
-  cvc: '123',
-});
 
 async function purchase(api: Client, buyer: Account, index: number, productId: string): Promise<Purchase> {
   const startedAt = performance.now();
@@ -500,7 +200,7 @@ async function getBurst(api: Client, path: string, count: number, concurrency: n
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   const started = performance.now();
-  let server: ServerHandle | undefined;
+  let server: AppServer | undefined;
   let storage: Storage | undefined;
   const hardCap = setTimeout(() => {
     console.error(`!! checkout: the hard cap of ${options.maxSeconds} s is reached; stopping`);
@@ -526,15 +226,9 @@ async function main(): Promise<void> {
   let failed = false;
   try {
     // --- setup (not measured) --------------------------------------------------------------------
-    storage = await createStorage(options.databaseUrl);
+    storage = await createStorage(options.databaseUrl, 'checkout');
     const tSetup = performance.now();
-    const categoryId = await withDatabase(storage, async (query) => {
-      const [row] = await query<{ id: number }>(
-        `insert into categories (name, slug) values ('Bench drops', 'bench-drops') returning id`,
-      );
-      if (!row) throw new Error('no category inserted');
-      return row.id;
-    });
+    const categoryId = await insertCategory(storage, 'Bench drops', 'bench-drops');
     checkNotStopped();
     server = await startServer(storage);
     const serverStartSec = (performance.now() - tSetup) / 1000;

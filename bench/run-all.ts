@@ -4,7 +4,9 @@ const benches: Record<string, string> = {
   explore: './explore.ts',
   chat: './chat.ts',
   checkout: './checkout.ts',
+  shop: './shop.ts',
   latency: './latency.ts',
+  lighthouse: './lighthouse.ts',
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('--'));

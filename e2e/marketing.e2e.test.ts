@@ -167,6 +167,150 @@ describe('marketing pages', { timeout: 60_000 }, () => {
   });
 });
 
+describe('prerendered pages', { timeout: 60_000 }, () => {
+  /** Whether React has taken over the page's headline (hydrated it). */
+  const hydrated = (page: Page) =>
+    page.waitForFunction(() => {
+      const h1 = document.querySelector('h1');
+      return h1 !== null && Object.keys(h1).some((key) => key.startsWith('__reactFiber'));
+    });
+
+  it('arrive as HTML and hydrate without errors, keeping the server nodes, and stay interactive', async () => {
+    const watched = await newPage();
+    const { page } = watched;
+    // A handle on the server's headline, taken before any script of the page runs.
+    await page.addInitScript(() => {
+      document.addEventListener('DOMContentLoaded', () => {
+        (window as unknown as { serverHeadline: Element | null }).serverHeadline =
+          document.querySelector('h1');
+      });
+    });
+    const response = await page.goto('/stream-disc');
+    const html = (await response?.text()) ?? '';
+    expect(html).toMatch(/<div id="root" data-prerendered=""/);
+    expect(html).toMatch(/<h1[^>]*>The Future Is Here<\/h1>/);
+    await hydrated(page);
+    expect(
+      await page.evaluate(
+        () =>
+          document.querySelector('h1') ===
+          (window as unknown as { serverHeadline: Element | null }).serverHeadline,
+      ),
+    ).toBe(true);
+    // Hydrated and alive: a dialog opens, client-side navigation works.
+    await page.getByTestId('join-beta-button').click();
+    await page.getByTestId('beta-dialog').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('beta-dialog').waitFor({ state: 'detached' });
+    await page.getByRole('link', { name: /Film Edition/ }).click();
+    await page
+      .getByRole('heading', { level: 1, name: 'Stream Disc: A Modern Alternative to DVDs & Blu-ray' })
+      .waitFor();
+    watched.expectNoErrors(signedOut);
+  });
+
+  /** Holds the app's code (main-*.js) back until the returned function is called. */
+  async function holdAppCode(page: Page): Promise<() => void> {
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/assets\/main-[^/]+\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    return release;
+  }
+
+  it('keeps the scroll position a visitor reached before hydration', async () => {
+    const watched = await newPage();
+    const { page } = watched;
+    const release = await holdAppCode(page);
+    await page.goto('/stream-disc', { waitUntil: 'domcontentloaded' });
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    const scrolled = await page.evaluate(() => window.scrollY);
+    expect(scrolled).toBeGreaterThan(500);
+    release();
+    await hydrated(page);
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
+    watched.expectNoErrors(signedOut);
+  });
+
+  it('replays a click made on a button before the page was hydrated', async () => {
+    const watched = await newPage();
+    const { page } = watched;
+    // The app's code waits until the visitor has clicked.
+    const release = await holdAppCode(page);
+    await page.goto('/', { waitUntil: 'domcontentloaded' });
+    await page.getByTestId('founders-button').click();
+    expect(await page.getByTestId('founders-quantity').count()).toBe(0);
+    release();
+    await page.getByTestId('founders-quantity').waitFor();
+    watched.expectNoErrors(signedOut);
+  });
+
+  it('show the whole page without JavaScript', async () => {
+    const watched = await openPage(browser, { baseURL: server.url, javaScriptEnabled: false });
+    pages.push(watched);
+    const { page } = watched;
+    await page.goto('/stream-disc/music');
+    await page
+      .getByRole('heading', { level: 1, name: 'Stream Disc: A Modern Alternative to CDs & Vinyl' })
+      .waitFor();
+    expect(await page.getByTestId('nav-sign-in').isVisible()).toBe(true);
+    expect(await page.getByTestId('footer').isVisible()).toBe(true);
+    expect(await page.getByTestId('explainer').isVisible()).toBe(true);
+    expect(await page.title()).toBe(
+      'Stream Disc Music Edition: A Modern Alternative to CDs & Vinyl · StreamShop',
+    );
+  });
+});
+
+describe('prefers-reduced-motion', { timeout: 60_000 }, () => {
+  /** The landing page's motion as the browser computes it, after a heart sent by the visitor. */
+  async function motionOnLanding(reducedMotion: 'reduce' | 'no-preference') {
+    const watched = await openPage(browser, { baseURL: server.url, reducedMotion });
+    pages.push(watched);
+    const { page } = watched;
+    await page.goto('/');
+    await page.getByRole('heading', { level: 1, name: 'Shop live. Sell live.' }).waitFor();
+    await page.getByRole('button', { name: 'Send a heart' }).first().click();
+    const reaction = page.getByTestId('floating-reaction').first();
+    await reaction.waitFor({ state: 'attached' });
+    const motion = await page.evaluate(() => {
+      const style = (selector: string) => {
+        const element = document.querySelector(selector);
+        return element ? getComputedStyle(element) : undefined;
+      };
+      return {
+        reaction: style('[data-testid="floating-reaction"]')?.animationName,
+        disc: style('.ss-spin-slow')?.animationName,
+        ring: style('.ss-pulse-ring')?.animationName,
+        step: style('[data-testid="explainer"] button')?.transitionDuration,
+      };
+    });
+    // A few bursts' worth of time: only the visitor's own reaction may be there.
+    await page.waitForTimeout(3500);
+    const floating = await page.getByTestId('floating-reaction').count();
+    watched.expectNoErrors(signedOut);
+    return { ...motion, floating };
+  }
+
+  it('stops the animations and the automatic reactions', async () => {
+    const reduced = await motionOnLanding('reduce');
+    expect(reduced).toMatchObject({ reaction: 'none', disc: 'none', ring: 'none' });
+    expect(reduced.floating).toBeLessThanOrEqual(1);
+    expect(Number.parseFloat(reduced.step ?? '1')).toBeLessThan(0.001);
+  });
+
+  it('animates them otherwise', async () => {
+    const moving = await motionOnLanding('no-preference');
+    expect(moving).toMatchObject({ reaction: 'ss-float-up', disc: 'ss-spin', ring: 'ss-pulse-ring' });
+    expect(moving.step).toBe('0.5s');
+  });
+});
+
 describe('beta sign-up on /stream-disc', { timeout: 60_000 }, () => {
   const email = newEmail();
 

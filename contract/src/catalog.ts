@@ -190,6 +190,16 @@ export const orderSchema = z.object({
 });
 export type Order = z.infer<typeof orderSchema>;
 
+/** A replay on a seller's storefront. */
+export const storefrontStreamSchema = streamSchema.extend({
+  /**
+   * How many distinct products were pinned during the stream, so its replay features them.
+   * Optional: a server from before shoppable replays leaves it out.
+   */
+  featuredProducts: z.number().int().optional(),
+});
+export type StorefrontStream = z.infer<typeof storefrontStreamSchema>;
+
 export const storefrontResponseSchema = z.object({
   user: z.object({
     handle: z.string(),
@@ -198,7 +208,7 @@ export const storefrontResponseSchema = z.object({
     createdAt: z.string(),
   }),
   products: z.array(productSchema),
-  streams: z.array(streamSchema),
+  streams: z.array(storefrontStreamSchema),
   stats: z.object({
     productCount: z.number().int(),
     vodCount: z.number().int(),

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { streamSchema } from './catalog.ts';
+import { TIMEOUT_MAX_SEC, TIMEOUT_MIN_SEC } from './moderation.ts';
+import type { ShopEvent } from './shop.ts';
 
 export const CHAT_MAX_LENGTH = 500;
 export const CHAT_HISTORY_SIZE = 50;
@@ -37,16 +39,31 @@ export const roomNameParamsSchema = z.object({
   name: z.string().regex(/^[a-z0-9-]{3,80}$/, 'name must be a room name'),
 });
 
-/** Messages a client sends on /ws?room={name}. */
+const chatUsernameSchema = z.string().min(1).max(64);
+
+/**
+ * Messages a client sends on /ws?room={name}. Strict: a key the server does not take (a `kind`,
+ * an `id` on a chat message) makes the frame a BAD_MESSAGE, so no client can pass as the server.
+ */
 export const clientMessageSchema = z.discriminatedUnion('type', [
-  z.object({
+  z.strictObject({
     type: z.literal('chat_message'),
     message: z.string().max(10_000),
     /** Ignored: the server takes the name from the session. Kept for the spec's wire format. */
     username: z.string().optional(),
   }),
-  z.object({ type: z.literal('delete_message'), id: z.number().int().positive() }),
-  z.object({ type: z.literal('mute_user'), username: z.string().min(1).max(64) }),
+  /** The room's owner or one of the owner's moderators, from here down. */
+  z.strictObject({ type: z.literal('delete_message'), id: z.number().int().positive() }),
+  z.strictObject({
+    type: z.literal('timeout_user'),
+    username: chatUsernameSchema,
+    seconds: z.number().int().min(TIMEOUT_MIN_SEC).max(TIMEOUT_MAX_SEC),
+  }),
+  z.strictObject({ type: z.literal('ban_user'), username: chatUsernameSchema }),
+  /** The old name of ban_user, still taken. */
+  z.strictObject({ type: z.literal('mute_user'), username: chatUsernameSchema }),
+  /** Lifts a ban or a time-out. */
+  z.strictObject({ type: z.literal('unban_user'), username: chatUsernameSchema }),
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
 
@@ -57,6 +74,8 @@ export const chatMessageSchema = z.object({
   message: z.string(),
   /** ISO time the server accepted the message. */
   timestamp: z.string(),
+  /** 'purchase': the system line of a completed purchase in the room ('@buyer just bought Title'). */
+  kind: z.enum(['user', 'purchase']).optional(),
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
@@ -72,6 +91,7 @@ export const chatReplaySchema = z.object({
       message: z.string(),
       /** Seconds from the start of the stream (and of its recording). */
       offsetSec: z.number(),
+      kind: z.enum(['user', 'purchase']).optional(),
     }),
   ),
 });
@@ -79,6 +99,7 @@ export type ChatReplay = z.infer<typeof chatReplaySchema>;
 
 /** Messages the server sends on /ws?room={name}. */
 export type ServerMessage =
+  | ShopEvent
   | ChatMessage
   | { type: 'chat_history'; messages: ChatMessage[] }
   | { type: 'viewer_count'; count: number }

@@ -1,10 +1,14 @@
 import { DISC_PRICE_TIERS } from './constants.ts';
 
-/** Formats integer cents as dollars with two decimals: 1999 -> "$19.99". */
+/**
+ * Formats integer cents as dollars with two decimals: 1999 -> "$19.99", 123456789 ->
+ * "$1,234,567.89". The thousands separators are put in by hand: the first toLocaleString of a
+ * page load builds the locale's data, tens of milliseconds a phone spends before a price shows.
+ */
 export function formatCents(cents: number): string {
   const sign = cents < 0 ? '-' : '';
   const abs = Math.abs(Math.trunc(cents));
-  const dollars = Math.floor(abs / 100).toLocaleString('en-US');
+  const dollars = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+$)/g, ',');
   return `${sign}$${dollars}.${String(abs % 100).padStart(2, '0')}`;
 }
 

@@ -114,6 +114,41 @@ export const PAGE_META: Record<PublicPath, PageMeta> = {
   },
 };
 
+/**
+ * The marketing routes rendered to static HTML at build time (web/scripts/prerender.mjs): every
+ * public route but the marketplace, whose content comes from the database. The server answers
+ * them with that HTML (the signed-out view), which the SPA then hydrates.
+ */
+export const PRERENDERED_PATHS = [
+  '/',
+  '/stream-disc',
+  '/stream-disc/music',
+  '/stream-disc/film',
+  '/social',
+  '/mission',
+  '/social-impact',
+  '/about',
+  '/team',
+  '/blog',
+] as const satisfies readonly PublicPath[];
+export type PrerenderedPath = (typeof PRERENDERED_PATHS)[number];
+
+export function isPrerenderedPath(path: string): path is PrerenderedPath {
+  return (PRERENDERED_PATHS as readonly string[]).includes(path);
+}
+
+/** Where a prerendered page lives inside web/dist: '/' -> prerendered/index.html, '/a/b' -> prerendered/a/b.html. */
+export function prerenderedFile(path: PrerenderedPath): string {
+  return `prerendered${path === '/' ? '/index' : path}.html`;
+}
+
+/**
+ * Stands for the public origin in prerendered HTML (the build does not know PUBLIC_URL); the
+ * server replaces it with PUBLIC_URL when it serves the page. Only characters that need no
+ * escaping in HTML, attributes or JSON.
+ */
+export const PRERENDER_ORIGIN = 'https://public-origin.streamshop.invalid';
+
 /** The route whose metadata applies to a URL path ('/about/' counts as '/about'), if any. */
 export function publicPathOf(pathname: string): PublicPath | undefined {
   const trimmed = pathname.length > 1 ? pathname.replace(/\/+$/, '') || '/' : pathname;

@@ -26,12 +26,16 @@ import { discRoutes } from './modules/disc/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { mediaRoutes } from './modules/media/routes.ts';
 import { MediaService } from './modules/media/service.ts';
+import { moderationRoutes } from './modules/moderation/routes.ts';
 import { sellerRoutes } from './modules/seller/routes.ts';
 import { sendSpaIndex } from './modules/seo/index-html.ts';
 import { seoRoutes } from './modules/seo/routes.ts';
+import { announceOrder } from './modules/shop/purchases.ts';
+import { shopRoutes } from './modules/shop/routes.ts';
 import { storefrontRoutes } from './modules/storefront/routes.ts';
 import { startAutoEnd } from './modules/streams/auto-end.ts';
 import { streamRoutes } from './modules/streams/routes.ts';
+import { startViewerSampling } from './modules/streams/viewer-samples.ts';
 import { type Bus, memoryBus, redisBus } from './platform/bus.ts';
 import { errorsPlugin } from './platform/errors.ts';
 import { originCheckPlugin } from './platform/origin-check.ts';
@@ -60,6 +64,8 @@ export interface AppDeps {
   bus?: Bus;
   /** Run the job that ends streams at their plan's limit (default true). */
   autoEnd?: boolean;
+  /** Sample each live room's viewers every 5 s for the seller's stats (default true). */
+  viewerSampling?: boolean;
   /** Run the payment jobs: expired holds, refunds, local renewals and webhook retries (default true). */
   paymentJobs?: boolean;
   /**
@@ -176,15 +182,23 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     limiter: redis ? redisChatRateLimiter(redis, 'streamshop:') : memoryChatRateLimiter(),
   });
   await app.register(chatReplayRoutes, { db: database.db });
+  await app.register(moderationRoutes, { db: database.db });
   const media = new MediaService(database.db, bus, path.join(config.dataDir, 'media'), app.log);
   await app.register(mediaRoutes, { db: database.db, media, publicUrl: config.publicUrl });
   void media
     .finishOrphans()
     .catch((error) => app.log.error({ err: error }, 'finishing orphan recordings failed'));
   const stopAutoEnd = deps.autoEnd === false ? () => {} : startAutoEnd(database.db, hub, app.log);
+  const stopViewerSampling =
+    deps.viewerSampling === false ? () => {} : startViewerSampling(database.db, hub, app.log);
 
   const payments = deps.payments ?? createPaymentProvider(config, database.db);
-  await app.register(checkoutRoutes, { db: database.db, provider: payments });
+  await app.register(checkoutRoutes, {
+    db: database.db,
+    provider: payments,
+    onOrder: (orderId) => announceOrder(database.db, hub, orderId),
+  });
+  await app.register(shopRoutes, { db: database.db, hub });
   await app.register(discRoutes, { db: database.db, limiter, payments, publicUrl: config.publicUrl });
   if (payments.name === 'local') {
     const local = payments as LocalProvider;
@@ -198,7 +212,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     }
   }
   const stopPaymentJobs =
-    deps.paymentJobs === false ? () => {} : startPaymentJobs(database.db, payments, app.log);
+    deps.paymentJobs === false ? async () => {} : startPaymentJobs(database.db, payments, app.log);
 
   await registerStatic(app, config, deps.webDist ?? WEB_DIST);
 
@@ -206,7 +220,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorate('payments', payments);
   app.addHook('onClose', async () => {
     stopAutoEnd();
-    stopPaymentJobs();
+    stopViewerSampling();
+    await stopPaymentJobs();
     await media.close();
     await hub.close();
     if (ownsBus) await bus.close();
@@ -233,10 +248,15 @@ async function registerStatic(app: FastifyInstance, config: Config, webDist: str
       prefix: '/',
       index: false,
       wildcard: false,
+      // The prerendered pages are answered by sendSpaIndex under their own routes, with their head;
+      // the .br/.gz copies (web/scripts/compress.mjs) only in place of their originals.
+      globIgnore: ['prerendered/**', '**/*.br', '**/*.gz'],
+      preCompressed: true,
       cacheControl: false,
       setHeaders(res, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.setHeader('vary', 'accept-encoding');
       },
     });
   }
@@ -252,7 +272,14 @@ async function registerStatic(app: FastifyInstance, config: Config, webDist: str
           .send('The web app is not built yet: run `npm run build`, then restart the server.');
       }
       // The SPA renders every non-API route, including its own 'Page Not Found'.
-      return sendSpaIndex(reply, { webDist, pathname, publicUrl: config.publicUrl });
+      return sendSpaIndex(reply, {
+        webDist,
+        pathname,
+        publicUrl: config.publicUrl,
+        prerender: config.prerender,
+        signedIn: request.user !== null,
+        acceptEncoding: request.headers['accept-encoding'],
+      });
     }
     return reply.status(404).send({
       message: `No such endpoint: ${request.method} ${pathname}`,

@@ -43,6 +43,7 @@ const envSchema = z.object({
   SEED_DEMO: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).default('true')),
   TRUST_PROXY: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).default('false')),
   SHUTDOWN_GRACE_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).default(10_000)),
+  PRERENDER: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).default('true')),
   GOOGLE_ISSUER: optionalUrl,
   GOOGLE_CLIENT_ID: optionalText,
   GOOGLE_CLIENT_SECRET: optionalText,
@@ -83,6 +84,11 @@ export interface Config {
   /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits per IP). */
   trustProxy: boolean;
   shutdownGraceMs: number;
+  /**
+   * Answer the marketing routes with their build-time HTML (web/dist/prerendered). false: the
+   * SPA shell for every route, as before prerendering (the Lighthouse bench's baseline).
+   */
+  prerender: boolean;
   oidc: { google: OidcSettings | undefined; replit: OidcSettings | undefined };
   /** Stripe when its three keys are set; otherwise the local payment provider. */
   stripe: StripeSettings | undefined;
@@ -132,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: e.SEED_DEMO === 'true',
     trustProxy: e.TRUST_PROXY === 'true',
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    prerender: e.PRERENDER === 'true',
     oidc: {
       google: oidcSettings(e.GOOGLE_ISSUER, e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET),
       replit: oidcSettings(e.REPLIT_ISSUER, e.REPLIT_CLIENT_ID, e.REPLIT_CLIENT_SECRET),

@@ -163,12 +163,19 @@ export const chatMessages = pgTable(
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     username: text('username').notNull(),
     message: text('message').notNull(),
+    /** 'purchase' for the system line a completed purchase in the room posts. */
+    kind: text('kind', { enum: ['user', 'purchase'] })
+      .notNull()
+      .default('user'),
     createdAt: createdAt(),
   },
   (t) => [index('chat_messages_stream_idx').on(t.streamId, t.createdAt)],
 );
 
-/** A user muted by a room's owner: their chat messages in that owner's rooms are refused. */
+/**
+ * A user muted by a seller (or one of the seller's moderators): their chat messages in that
+ * seller's rooms are refused, for good (a ban) or until expiresAt (a time-out).
+ */
 export const chatMutes = pgTable(
   'chat_mutes',
   {
@@ -179,8 +186,112 @@ export const chatMutes = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
+    /** Null for a ban; the end of a time-out otherwise. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
   },
   (t) => [uniqueIndex('chat_mutes_key').on(t.ownerId, t.userId)],
+);
+
+/** A seller's chat rules, for every room of theirs. */
+export const chatSettings = pgTable('chat_settings', {
+  ownerId: uuid('owner_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** One message per this many seconds per user; 0 is off. */
+  slowModeSec: integer('slow_mode_sec').notNull().default(0),
+  /** Messages containing one of these words (case-insensitive, whole word) are refused. */
+  blockedWords: text('blocked_words').array().notNull().default(sql`'{}'::text[]`),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Users a seller appointed to moderate their rooms (delete, time out, ban, pin, offer). */
+export const sellerModerators = pgTable(
+  'seller_moderators',
+  {
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('seller_moderators_key').on(t.ownerId, t.userId)],
+);
+
+/** The products a seller lined up for a stream, in order. */
+export const streamProducts = pgTable(
+  'stream_products',
+  {
+    streamId: uuid('stream_id')
+      .notNull()
+      .references(() => streams.id, { onDelete: 'cascade' }),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    addedAt: timestamp('added_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('stream_products_key').on(t.streamId, t.productId)],
+);
+
+/** Each time a product was pinned in a stream: the replay's product chapters. */
+export const streamPins = pgTable(
+  'stream_pins',
+  {
+    id: id(),
+    streamId: uuid('stream_id')
+      .notNull()
+      .references(() => streams.id, { onDelete: 'cascade' }),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    pinnedAt: timestamp('pinned_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Null while pinned. */
+    unpinnedAt: timestamp('unpinned_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('stream_pins_stream_idx').on(t.streamId, t.pinnedAt),
+    uniqueIndex('stream_pins_open_key').on(t.streamId, t.productId).where(sql`${t.unpinnedAt} is null`),
+  ],
+);
+
+/** A time-limited price on a pinned product, for at most `quantity` units. */
+export const streamOffers = pgTable(
+  'stream_offers',
+  {
+    id: id(),
+    streamId: uuid('stream_id')
+      .notNull()
+      .references(() => streams.id, { onDelete: 'cascade' }),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    priceCents: integer('price_cents').notNull(),
+    quantity: integer('quantity').notNull(),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull().defaultNow(),
+    endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+    /** Set when the seller ends it early. */
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('stream_offers_stream_idx').on(t.streamId, t.startsAt),
+    check('stream_offers_price_check', sql`${t.priceCents} > 0`),
+    check('stream_offers_quantity_check', sql`${t.quantity} > 0`),
+  ],
+);
+
+/** Viewers of a live stream, sampled every few seconds (any instance; the highest count wins). */
+export const streamViewerSamples = pgTable(
+  'stream_viewer_samples',
+  {
+    streamId: uuid('stream_id')
+      .notNull()
+      .references(() => streams.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    viewers: integer('viewers').notNull(),
+  },
+  (t) => [uniqueIndex('stream_viewer_samples_key').on(t.streamId, t.at)],
 );
 
 /**
@@ -210,6 +321,14 @@ export const payments = pgTable(
     reservedUntil: timestamp('reserved_until', { withTimezone: true }),
     /** The provider's message for the latest failed attempt, e.g. 'Your card was declined.' */
     lastError: text('last_error'),
+    /** Bought from a stream's room or replay. */
+    streamId: uuid('stream_id').references(() => streams.id, { onDelete: 'set null' }),
+    /** The live offer whose price this payment got (opened inside the offer's window). */
+    offerId: uuid('offer_id').references(() => streamOffers.id, { onDelete: 'set null' }),
+    /** Whether the room's purchase line may name the buyer (else 'Someone'). */
+    showBuyer: boolean('show_buyer').notNull().default(true),
+    /** Opened while the stream was live (else from its replay). */
+    duringLive: boolean('during_live').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -253,6 +372,9 @@ export const orders = pgTable(
     productId: uuid('product_id').references(() => products.id, { onDelete: 'set null' }),
     paymentId: uuid('payment_id').references(() => payments.id),
     amountCents: integer('amount_cents').notNull(),
+    /** The stream it was bought from, live or from the replay (duringLive). */
+    streamId: uuid('stream_id').references(() => streams.id, { onDelete: 'set null' }),
+    duringLive: boolean('during_live').notNull().default(false),
     status: text('status', { enum: ['completed', 'refunded'] })
       .notNull()
       .default('completed'),
@@ -262,6 +384,7 @@ export const orders = pgTable(
     uniqueIndex('orders_payment_key').on(t.paymentId),
     index('orders_seller_idx').on(t.sellerId, t.createdAt.desc()),
     index('orders_buyer_idx').on(t.buyerId, t.createdAt.desc()),
+    index('orders_stream_idx').on(t.streamId),
   ],
 );
 

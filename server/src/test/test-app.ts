@@ -51,6 +51,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     seedDemo: false,
     trustProxy: false,
     shutdownGraceMs: 1000,
+    prerender: true,
     oidc: { google: undefined, replit: undefined },
     stripe: undefined,
     ...overrides,

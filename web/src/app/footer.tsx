@@ -26,8 +26,9 @@ export function Footer() {
           </ul>
         </nav>
       </div>
+      {/* A prerendered page carries the year of its build: the browser's own may differ. */}
       <p className="mx-auto w-full max-w-7xl px-4 pb-8 text-muted-foreground text-xs sm:px-6">
-        © {new Date().getFullYear()} StreamShop. All rights reserved.
+        © <span suppressHydrationWarning>{new Date().getFullYear()}</span> StreamShop. All rights reserved.
       </p>
     </footer>
   );

@@ -26,7 +26,8 @@ export function SearchForm({
 
   return (
     <search className={className}>
-      <form className="relative" onSubmit={onSubmit}>
+      {/* The action works before the app has loaded (a prerendered page): /search?q=... */}
+      <form className="relative" action="/search" onSubmit={onSubmit}>
         <Search
           className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
           aria-hidden="true"

@@ -338,6 +338,35 @@ describe('GET /api/storefront/:handle', () => {
     expect(body.streams.every((s: { vodUrl: string | null }) => s.vodUrl)).toBe(true);
   });
 
+  it('counts the products each replay features', async () => {
+    const mine = (await t.app.inject({ url: '/api/products/mine', headers: json(seller.cookie) })).json();
+    const call = (url: string, payload?: object) =>
+      t.app.inject({ method: 'POST', url, headers: json(seller.cookie), ...(payload ? { payload } : {}) });
+    const replay = async (pins: string[]) => {
+      const room = (await call('/api/rooms', { title: 'Replay with products' })).json().roomName;
+      await call(`/api/streams/${room}/start`);
+      for (const productId of pins) {
+        expect((await call(`/api/streams/${room}/lineup`, { productId })).statusCode).toBe(200);
+        expect((await call(`/api/streams/${room}/pins`, { productId })).statusCode).toBe(200);
+      }
+      await call(`/api/streams/${room}/end`);
+      // The recording is finalised by the media relay; here it is simply declared.
+      await t.database.pool.query(
+        `update streams set vod_url = '/media/vods/test.webm' where room_name = $1`,
+        [room],
+      );
+      return room;
+    };
+    const twoProducts = await replay([mine[0].id, mine[1].id]);
+    const none = await replay([]);
+
+    const body = (await t.app.inject({ url: `/api/storefront/${seller.handle}` })).json();
+    const featured = (room: string) =>
+      body.streams.find((s: { roomName: string }) => s.roomName === room)?.featuredProducts;
+    expect(featured(twoProducts)).toBe(2);
+    expect(featured(none)).toBe(0);
+  });
+
   it('answers 404 for a handle that does not exist', async () => {
     const response = await t.app.inject({ url: '/api/storefront/nobody_here' });
     expect(response.statusCode).toBe(404);

@@ -1,8 +1,8 @@
-import type { ServerMessage } from '@streamshop/contract/live.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { redisBus } from '../../platform/bus.ts';
 import { buildTestApp, listenOnLoopback, signUp, type TestApp } from '../../test/test-app.ts';
+import { connectChat } from './test-client.ts';
 
 let t: TestApp;
 let base: string;
@@ -10,45 +10,8 @@ let owner: Awaited<ReturnType<typeof signUp>>;
 let viewer: Awaited<ReturnType<typeof signUp>>;
 let room: string;
 
-/** A chat client that records what it receives and can wait for a message of a kind. */
-async function connect(roomName: string, cookie?: string, origin?: string, at = base) {
-  const headers: Record<string, string> = {};
-  if (cookie) headers.cookie = cookie;
-  if (origin) headers.origin = origin;
-  const socket = new WebSocket(`${at}/ws?room=${encodeURIComponent(roomName)}`, { headers });
-  const received: ServerMessage[] = [];
-  const waiters: Array<() => void> = [];
-  socket.on('message', (data) => {
-    received.push(JSON.parse(data.toString()));
-    for (const w of waiters.splice(0)) w();
-  });
-  const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('error', reject);
-  });
-  async function next<T extends ServerMessage['type']>(
-    type: T,
-    match: (m: Extract<ServerMessage, { type: T }>) => boolean = () => true,
-  ): Promise<Extract<ServerMessage, { type: T }>> {
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      const found = received.find((m) => m.type === type && match(m as Extract<ServerMessage, { type: T }>));
-      if (found) {
-        received.splice(received.indexOf(found), 1);
-        return found as Extract<ServerMessage, { type: T }>;
-      }
-      if (Date.now() > deadline) throw new Error(`no ${type} message; got ${JSON.stringify(received)}`);
-      await new Promise<void>((resolve) => {
-        waiters.push(resolve);
-        setTimeout(resolve, 100);
-      });
-    }
-  }
-  const send = (message: unknown) =>
-    socket.send(typeof message === 'string' ? message : JSON.stringify(message));
-  return { socket, received, next, send, closed };
-}
+const connect = (roomName: string, cookie?: string, origin?: string, at = base) =>
+  connectChat(at, roomName, cookie, origin);
 
 beforeAll(async () => {
   t = await buildTestApp({}, { autoEnd: false });

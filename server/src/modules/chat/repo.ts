@@ -4,7 +4,13 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { iso } from '../catalog/product-row.ts';
 
-type MessageRow = { id: number; username: string; message: string; created_at: Date | string };
+type MessageRow = {
+  id: number;
+  username: string;
+  message: string;
+  created_at: Date | string;
+  kind?: 'user' | 'purchase';
+};
 
 const toChatMessage = (row: MessageRow): ChatMessage => ({
   type: 'chat_message',
@@ -12,6 +18,7 @@ const toChatMessage = (row: MessageRow): ChatMessage => ({
   username: row.username,
   message: row.message,
   timestamp: iso(row.created_at),
+  ...(row.kind === 'purchase' ? { kind: 'purchase' as const } : {}),
 });
 
 export async function insertMessage(
@@ -33,15 +40,21 @@ export async function insertMessage(
 /** The latest messages of a room, oldest first. */
 export async function latestMessages(db: Db, streamId: string): Promise<ChatMessage[]> {
   const result = await db.execute<MessageRow>(sql`
-    select id, username, message, created_at from chat_messages where stream_id = ${streamId}
+    select id, username, message, created_at, kind from chat_messages where stream_id = ${streamId}
     order by id desc limit ${CHAT_HISTORY_SIZE}`);
   return result.rows.reverse().map(toChatMessage);
 }
 
 /** A stream's chat, oldest first, each at its moment from the stream's start (deleted messages are gone). */
 export async function replayMessages(db: Db, streamId: string): Promise<ChatReplay['messages']> {
-  const result = await db.execute<{ id: number; username: string; message: string; offset_sec: number }>(sql`
-    select m.id, m.username, m.message,
+  const result = await db.execute<{
+    id: number;
+    username: string;
+    message: string;
+    offset_sec: number;
+    kind: 'user' | 'purchase';
+  }>(sql`
+    select m.id, m.username, m.message, m.kind,
       greatest(0, extract(epoch from m.created_at - coalesce(s.started_at, s.created_at)))::float8 as offset_sec
     from chat_messages m join streams s on s.id = m.stream_id
     where m.stream_id = ${streamId}
@@ -51,6 +64,7 @@ export async function replayMessages(db: Db, streamId: string): Promise<ChatRepl
     username: row.username,
     message: row.message,
     offsetSec: Math.round(Number(row.offset_sec) * 10) / 10,
+    ...(row.kind === 'purchase' ? { kind: 'purchase' as const } : {}),
   }));
 }
 
@@ -61,22 +75,108 @@ export async function deleteMessage(db: Db, streamId: string, id: number): Promi
   return result.rows.length > 0;
 }
 
-export async function isMuted(db: Db, ownerId: string, userId: string): Promise<boolean> {
-  const result = await db.execute(
-    sql`select 1 from chat_mutes where owner_id = ${ownerId} and user_id = ${userId}`,
-  );
-  return result.rows.length > 0;
+/**
+ * What the server needs to judge a message before storing it, in one round trip: whether the
+ * sender is one of the owner's moderators, whether they are banned (mutedUntil null) or timed out (a time) in the owner's rooms, how many seconds
+ * slow mode still makes them wait in this room (0 when they may send), and the blocked words.
+ * Time-outs and slow mode go by the database's clock, so every instance agrees.
+ */
+export interface SenderStanding {
+  isModerator: boolean;
+  mutedUntil: Date | null | undefined;
+  slowModeWaitSec: number;
+  blockedWords: string[];
 }
 
-/** Mutes a user (by handle) in the owner's rooms; false when there is no such user. */
-export async function muteUser(db: Db, ownerId: string, handle: string): Promise<boolean> {
-  const result = await db.execute(sql`
-    insert into chat_mutes (owner_id, user_id)
-    select ${ownerId}, id from users where handle = ${handle} and id <> ${ownerId}
-    on conflict do nothing returning user_id`);
-  if (result.rows.length > 0) return true;
-  const exists = await db.execute(sql`select 1 from users where handle = ${handle}`);
-  return exists.rows.length > 0;
+export async function senderStanding(
+  db: Db,
+  stream: { id: string; ownerId: string },
+  userId: string,
+): Promise<SenderStanding> {
+  const result = await db.execute<{
+    is_moderator: boolean;
+    muted: boolean | null;
+    expires_at: Date | string | null;
+    blocked_words: string[];
+    wait_sec: number | string | null;
+  }>(sql`
+    select mute.muted, mute.expires_at,
+      exists (select 1 from seller_moderators where owner_id = ${stream.ownerId} and user_id = ${userId})
+        as is_moderator,
+      coalesce(cs.blocked_words, '{}'::text[]) as blocked_words,
+      (select ceil(extract(epoch from max(m.created_at) + make_interval(secs => cs.slow_mode_sec) - now()))
+        from chat_messages m
+        where cs.slow_mode_sec > 0 and m.stream_id = ${stream.id} and m.user_id = ${userId}
+          and m.kind = 'user' and m.created_at > now() - make_interval(secs => cs.slow_mode_sec)
+      ) as wait_sec
+    from (select 1) as one
+    left join chat_settings cs on cs.owner_id = ${stream.ownerId}
+    left join lateral (
+      select true as muted, expires_at from chat_mutes
+      where owner_id = ${stream.ownerId} and user_id = ${userId} and (expires_at is null or expires_at > now())
+    ) as mute on true`);
+  const row = result.rows[0];
+  return {
+    isModerator: row?.is_moderator ?? false,
+    mutedUntil: row?.muted ? (row.expires_at === null ? null : new Date(row.expires_at)) : undefined,
+    slowModeWaitSec: Math.max(0, Number(row?.wait_sec ?? 0)),
+    blockedWords: row?.blocked_words ?? [],
+  };
+}
+
+/** Who wrote a message of the room: undefined when there is no such message, null for a system line. */
+export async function messageAuthor(
+  db: Db,
+  streamId: string,
+  id: number,
+): Promise<string | null | undefined> {
+  const result = await db.execute<{ user_id: string | null }>(
+    sql`select user_id from chat_messages where id = ${id} and stream_id = ${streamId}`,
+  );
+  return result.rows[0] ? result.rows[0].user_id : undefined;
+}
+
+/** A user a moderation action names, and what they are in the owner's rooms. */
+export interface ModerationTarget {
+  id: string;
+  handle: string;
+  isOwner: boolean;
+  isModerator: boolean;
+}
+
+export async function findModerationTarget(
+  db: Db,
+  ownerId: string,
+  handle: string,
+): Promise<ModerationTarget | undefined> {
+  const result = await db.execute<{ id: string; handle: string; is_moderator: boolean }>(sql`
+    select u.id, u.handle,
+      exists (select 1 from seller_moderators where owner_id = ${ownerId} and user_id = u.id) as is_moderator
+    from users u where u.handle = ${handle}`);
+  const row = result.rows[0];
+  if (!row) return undefined;
+  return { id: row.id, handle: row.handle, isOwner: row.id === ownerId, isModerator: row.is_moderator };
+}
+
+/** Bans the user from the owner's rooms until unbanned (a time-out they had becomes a ban). */
+export async function banUser(db: Db, ownerId: string, userId: string): Promise<void> {
+  await db.execute(sql`
+    insert into chat_mutes (owner_id, user_id, expires_at) values (${ownerId}, ${userId}, null)
+    on conflict (owner_id, user_id) do update set expires_at = null, created_at = now()`);
+}
+
+/** Times the user out of the owner's rooms for `seconds` from now; a ban stays a ban. */
+export async function timeOutUser(db: Db, ownerId: string, userId: string, seconds: number): Promise<void> {
+  await db.execute(sql`
+    insert into chat_mutes (owner_id, user_id, expires_at)
+    values (${ownerId}, ${userId}, now() + make_interval(secs => ${seconds}))
+    on conflict (owner_id, user_id) do update set expires_at = excluded.expires_at, created_at = now()
+    where chat_mutes.expires_at is not null`);
+}
+
+/** Lifts a ban or time-out. */
+export async function unbanUser(db: Db, ownerId: string, userId: string): Promise<void> {
+  await db.execute(sql`delete from chat_mutes where owner_id = ${ownerId} and user_id = ${userId}`);
 }
 
 export async function countView(db: Db, streamId: string): Promise<void> {

@@ -69,6 +69,11 @@ export class RoomHub {
     return room ? this.total(room) : 0;
   }
 
+  /** The rooms this instance has at least one socket in. */
+  openRooms(): string[] {
+    return [...this.rooms].filter(([, room]) => room.sockets.size > 0).map(([name]) => name);
+  }
+
   localSockets(): number {
     let n = 0;
     for (const room of this.rooms.values()) n += room.sockets.size;

@@ -1,12 +1,27 @@
+import { normalizeHandle } from '@streamshop/contract/auth.ts';
 import { CHAT_MAX_LENGTH, clientMessageSchema, type ServerMessage } from '@streamshop/contract/live.ts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Db } from '../../db/client.ts';
 import { sameOrigin } from '../../platform/origin-check.ts';
 import { iso } from '../catalog/product-row.ts';
+import { findBlockedWord } from '../moderation/blocked-words.ts';
+import { roleInRooms } from '../moderation/repo.ts';
 import { findStreamByRoom, type StreamRecord } from '../streams/repo.ts';
+import { mutedMessage } from './muted-message.ts';
 import type { ChatRateLimiter } from './rate-limit.ts';
-import { countView, deleteMessage, insertMessage, isMuted, latestMessages, muteUser } from './repo.ts';
+import {
+  banUser,
+  countView,
+  deleteMessage,
+  findModerationTarget,
+  insertMessage,
+  latestMessages,
+  messageAuthor,
+  senderStanding,
+  timeOutUser,
+  unbanUser,
+} from './repo.ts';
 import type { RoomHub } from './room-hub.ts';
 
 /** Close codes in the 4000 range are ours: like HTTP 403/404 for a socket. */
@@ -56,26 +71,76 @@ export const chatRoutes: FastifyPluginAsync<{
         if (!(await allowed(`${stream.id}:${user.id}`, request))) {
           return refuse(socket, 'RATE_LIMITED', 'You are sending messages too fast. Wait a moment.');
         }
-        if (user.id !== stream.owner_id && (await isMuted(db, stream.owner_id, user.id))) {
-          return refuse(socket, 'MUTED', 'The host has muted you in this room');
+        const standing = await senderStanding(db, { id: stream.id, ownerId: stream.owner_id }, user.id);
+        // The owner and moderators skip slow mode; neither can be muted (appointing lifts a mute).
+        const viewer = user.id !== stream.owner_id && !standing.isModerator;
+        if (viewer && standing.mutedUntil !== undefined) {
+          return refuse(socket, 'MUTED', mutedMessage(standing.mutedUntil));
+        }
+        if (viewer && standing.slowModeWaitSec > 0) {
+          const wait = standing.slowModeWaitSec;
+          return refuse(
+            socket,
+            'SLOW_MODE',
+            `Slow mode is on: wait ${wait} ${wait === 1 ? 'second' : 'seconds'} before your next message`,
+          );
+        }
+        // Blocked words bind the owner and the moderators too: they are the room's rules.
+        if (findBlockedWord(text, standing.blockedWords)) {
+          return refuse(socket, 'BLOCKED_WORD', 'Your message contains a word the host does not allow');
         }
         const saved = await insertMessage(db, stream.id, user.id, user.handle, text);
         return hub.publish(stream.room_name, saved);
       }
       case 'delete_message': {
-        if (user.id !== stream.owner_id)
-          return refuse(socket, 'FORBIDDEN', 'Only the host can delete messages');
+        const role = await roleInRooms(db, stream.owner_id, user.id);
+        if (role === 'viewer') {
+          return refuse(socket, 'FORBIDDEN', 'Only the host and moderators can delete messages');
+        }
+        const author = await messageAuthor(db, stream.id, message.id);
+        if (author === undefined) return; // already gone
+        if (
+          role === 'moderator' &&
+          author !== null &&
+          author !== user.id &&
+          (await roleInRooms(db, stream.owner_id, author)) !== 'viewer'
+        ) {
+          return refuse(
+            socket,
+            'FORBIDDEN',
+            'Moderators cannot delete the host’s or other moderators’ messages',
+          );
+        }
         if (await deleteMessage(db, stream.id, message.id)) {
           await hub.publish(stream.room_name, { type: 'message_deleted', id: message.id });
         }
         return;
       }
-      case 'mute_user': {
-        if (user.id !== stream.owner_id) return refuse(socket, 'FORBIDDEN', 'Only the host can mute');
-        const handle = message.username.trim().replace(/^@/, '').toLowerCase();
-        if (!(await muteUser(db, stream.owner_id, handle)))
-          return refuse(socket, 'NOT_FOUND', 'No such user');
-        return;
+      case 'timeout_user':
+      case 'ban_user':
+      case 'mute_user':
+      case 'unban_user': {
+        const role = await roleInRooms(db, stream.owner_id, user.id);
+        if (role === 'viewer') {
+          return refuse(socket, 'FORBIDDEN', 'Only the host and moderators can time out or ban');
+        }
+        const handle = normalizeHandle(message.username);
+        const target = await findModerationTarget(db, stream.owner_id, handle);
+        if (!target) return refuse(socket, 'NOT_FOUND', 'No such user');
+        if (message.type === 'unban_user') return unbanUser(db, stream.owner_id, target.id);
+        if (target.isOwner) return refuse(socket, 'FORBIDDEN', 'The host cannot be timed out or banned');
+        if (target.isModerator) {
+          return refuse(
+            socket,
+            'FORBIDDEN',
+            role === 'owner'
+              ? `@${target.handle} is one of your moderators: remove them as a moderator first`
+              : 'Moderators cannot time out or ban other moderators',
+          );
+        }
+        if (message.type === 'timeout_user')
+          return timeOutUser(db, stream.owner_id, target.id, message.seconds);
+        return banUser(db, stream.owner_id, target.id);
       }
     }
   }

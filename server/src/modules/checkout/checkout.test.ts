@@ -364,6 +364,31 @@ describe('the last unit', () => {
   });
 });
 
+describe('the local provider’s webhook job', () => {
+  it('leaves fresh events to the request that wrote them, then delivers what is left behind', async () => {
+    const payload = JSON.stringify({
+      id: 'evt_local_left_behind',
+      createdAt: new Date().toISOString(),
+      type: 'ignored',
+      providerType: 'test',
+    });
+    await t.database.pool.query('insert into local_webhook_events (id, payload) values ($1, $2)', [
+      'evt_local_left_behind',
+      payload,
+    ]);
+    expect(await local().deliverDue()).toBe(0);
+    await t.database.pool.query(
+      `update local_webhook_events set created_at = now() - interval '10 seconds' where id = $1`,
+      ['evt_local_left_behind'],
+    );
+    expect(await local().deliverDue()).toBe(1);
+    const row = await t.database.pool.query('select delivered_at from local_webhook_events where id = $1', [
+      'evt_local_left_behind',
+    ]);
+    expect(row.rows[0].delivered_at).not.toBeNull();
+  });
+});
+
 describe('a server that dies between payment and webhook', () => {
   it('creates the order once the webhook is retried after the restart', async () => {
     const first = await buildTestApp({}, { autoEnd: false, paymentJobs: false, localWebhooks: false });

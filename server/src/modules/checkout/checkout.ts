@@ -4,6 +4,29 @@ import type { Db } from '../../db/client.ts';
 import { payments } from '../../db/schema.ts';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.ts';
 import type { PaymentProvider } from '../../platform/payments/provider.ts';
+import { activeOffer } from '../shop/room-shop.ts';
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/**
+ * The room a checkout is opened from: its stream, whether it is live, and the offer whose price
+ * applies (a running offer on this product with a unit left). Buying from a replay has no offer.
+ */
+async function roomOf(tx: Tx, roomName: string | undefined, sellerId: string, productId: string) {
+  const none = { streamId: null, live: false, offer: null };
+  if (!roomName) return none;
+  const found = await tx.execute<{ id: string; owner_id: string; is_active: boolean; ended_at: unknown }>(
+    sql`select id, owner_id, is_active, ended_at from streams where room_name = ${roomName}`,
+  );
+  const stream = found.rows[0];
+  if (!stream) throw notFound('Stream not found');
+  if (stream.owner_id !== sellerId) {
+    throw badRequest('This product is not sold in that room.', { roomName: 'belongs to another seller' });
+  }
+  const live = stream.is_active && !stream.ended_at;
+  const offer = live ? await activeOffer(tx, stream.id, productId) : null;
+  return { streamId: stream.id, live, offer: offer && offer.remaining > 0 ? offer : null };
+}
 
 /** How long an open checkout holds a unit for its buyer (ADR 0006). */
 export const CHECKOUT_RESERVATION_SECONDS = 600;
@@ -19,7 +42,21 @@ export function providerUnavailable(error: unknown): AppError {
 
 type Reservation =
   | { kind: 'existing'; clientSecret: string; amountCents: number; reservedUntil: Date }
-  | { kind: 'new'; paymentId: string; amountCents: number; reservedUntil: Date; title: string };
+  | {
+      kind: 'new';
+      paymentId: string;
+      amountCents: number;
+      reservedUntil: Date;
+      title: string;
+      /** The buyer's earlier session at another price (before or after an offer): cancelled now. */
+      replaced: string | null;
+    };
+
+/** Where a checkout was opened: from a stream's room (live) or its replay, or the marketplace. */
+export interface CheckoutContext {
+  roomName?: string | undefined;
+  showBuyer?: boolean | undefined;
+}
 
 /**
  * Holds one unit of the product for the buyer and opens a payment for its price as stored in the
@@ -30,6 +67,7 @@ export async function openCheckout(
   provider: PaymentProvider,
   buyerId: string,
   productId: string,
+  context: CheckoutContext = {},
 ): Promise<PaymentSession> {
   const reservation = await db.transaction(async (tx): Promise<Reservation> => {
     const found = await tx.execute<{ seller_id: string; price_cents: number; stock: number; title: string }>(
@@ -39,20 +77,36 @@ export async function openCheckout(
     if (!product) throw notFound('Product not found');
     if (product.seller_id === buyerId) throw badRequest('You cannot buy your own product.');
     if (product.price_cents <= 0) throw badRequest('This product has no price to pay.');
+    const room = await roomOf(tx, context.roomName, product.seller_id, productId);
 
     const held = await tx.execute<{
+      id: string;
       user_id: string;
       client_secret: string | null;
       amount_cents: number;
       reserved_until: Date | string;
+      offer_id: string | null;
+      provider_ref: string | null;
     }>(sql`
-      select user_id, client_secret, amount_cents, reserved_until from payments
+      select id, user_id, client_secret, amount_cents, reserved_until, offer_id, provider_ref from payments
       where product_id = ${productId} and kind = 'checkout' and status = 'pending' and reserved_until > now()`);
-    const mine = held.rows.find((row) => row.user_id === buyerId);
+    let mine = held.rows.find((row) => row.user_id === buyerId);
+    let replaced: string | null = null;
+    if (mine && (mine.offer_id ?? null) !== (room.offer?.id ?? null) && mine.client_secret) {
+      // The price changed since this buyer's session opened (an offer started or ended): start over.
+      await tx.execute(sql`update payments set status = 'expired', updated_at = now() where id = ${mine.id}`);
+      replaced = mine.provider_ref;
+      mine = undefined;
+    }
     if (mine) {
       if (!mine.client_secret) {
         throw conflict('CONFLICT', 'Your payment is still being set up. Try again in a moment.');
       }
+      // Same price, but where it is opened from and the name choice follow the latest request.
+      await tx.execute(sql`
+        update payments set stream_id = ${room.streamId}, during_live = ${room.live},
+          show_buyer = ${context.showBuyer ?? true}, updated_at = now()
+        where id = ${mine.id}`);
       return {
         kind: 'existing',
         clientSecret: mine.client_secret,
@@ -60,9 +114,11 @@ export async function openCheckout(
         reservedUntil: new Date(mine.reserved_until),
       };
     }
+    const others = held.rows.filter((row) => row.user_id !== buyerId).length;
     if (product.stock <= 0) throw conflict('CONFLICT', SOLD_OUT_MESSAGE);
-    if (held.rows.length >= product.stock) throw conflict('CONFLICT', ALL_RESERVED_MESSAGE);
+    if (others >= product.stock) throw conflict('CONFLICT', ALL_RESERVED_MESSAGE);
 
+    const amountCents = room.offer?.priceCents ?? product.price_cents;
     const [payment] = await tx
       .insert(payments)
       .values({
@@ -70,20 +126,28 @@ export async function openCheckout(
         kind: 'checkout',
         provider: provider.name,
         productId,
-        amountCents: product.price_cents,
+        amountCents,
         reservedUntil: sql`now() + make_interval(secs => ${CHECKOUT_RESERVATION_SECONDS})`,
+        streamId: room.streamId,
+        offerId: room.offer?.id ?? null,
+        showBuyer: context.showBuyer ?? true,
+        duringLive: room.live,
       })
       .returning({ id: payments.id, reservedUntil: payments.reservedUntil });
     if (!payment?.reservedUntil) throw new Error('the payment row was not written');
     return {
       kind: 'new',
       paymentId: payment.id,
-      amountCents: product.price_cents,
+      amountCents,
       reservedUntil: payment.reservedUntil,
       title: product.title,
+      replaced,
     };
   });
 
+  if (reservation.kind === 'new' && reservation.replaced) {
+    await provider.cancelPayment(reservation.replaced).catch(() => undefined);
+  }
   if (reservation.kind === 'existing') {
     return {
       clientSecret: reservation.clientSecret,

@@ -64,9 +64,11 @@ async function paymentSucceeded(
     product_id: string | null;
     amount_cents: number;
     status: string;
-  }>(
-    sql`select id, user_id, kind, product_id, amount_cents, status from payments where id = ${event.paymentId} for update`,
-  );
+    stream_id: string | null;
+    during_live: boolean;
+  }>(sql`
+    select id, user_id, kind, product_id, amount_cents, status, stream_id, during_live
+    from payments where id = ${event.paymentId} for update`);
   const payment = found.rows[0];
   // Unknown payment, or already settled by an earlier event: nothing to do.
   if (!payment || !['pending', 'expired', 'failed'].includes(payment.status)) {
@@ -85,14 +87,15 @@ async function paymentSucceeded(
 
   if (payment.kind === 'checkout') {
     const taken = await tx.execute<{ seller_id: string }>(sql`
-      update products set stock = stock - 1, updated_at = now()
+      update products set stock = stock - 1, updated_at = clock_timestamp()
       where id = ${payment.product_id} and stock > 0
       returning seller_id`);
     const sellerId = taken.rows[0]?.seller_id;
     if (!sellerId || !payment.user_id) return refund('Sold out before the payment completed');
     const order = await tx.execute<{ id: string }>(sql`
-      insert into orders (buyer_id, seller_id, product_id, payment_id, amount_cents)
-      values (${payment.user_id}, ${sellerId}, ${payment.product_id}, ${payment.id}, ${payment.amount_cents})
+      insert into orders (buyer_id, seller_id, product_id, payment_id, amount_cents, stream_id, during_live)
+      values (${payment.user_id}, ${sellerId}, ${payment.product_id}, ${payment.id}, ${payment.amount_cents},
+        ${payment.stream_id}, ${payment.during_live})
       on conflict (payment_id) do nothing returning id`);
     await markSucceeded(tx, payment.id, event.ref);
     return { outcome: 'handled', refunds: [], orderId: order.rows[0]?.id };

@@ -91,19 +91,24 @@ export async function runPaymentJobs(
   await dropAbandonedSubscriptions(db);
 }
 
-export function startPaymentJobs(db: Db, provider: PaymentProvider, log: FastifyBaseLogger): () => void {
-  let running = false;
-  const timer = setInterval(async () => {
+/** Runs the jobs every second; the returned stop waits for a run already under way. */
+export function startPaymentJobs(
+  db: Db,
+  provider: PaymentProvider,
+  log: FastifyBaseLogger,
+): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  const timer = setInterval(() => {
     if (running) return;
-    running = true;
-    try {
-      await runPaymentJobs(db, provider, log);
-    } catch (error) {
-      log.warn({ err: error }, 'payment jobs failed');
-    } finally {
-      running = false;
-    }
+    running = runPaymentJobs(db, provider, log)
+      .catch((error) => log.warn({ err: error }, 'payment jobs failed'))
+      .finally(() => {
+        running = undefined;
+      });
   }, PAYMENT_JOBS_INTERVAL_MS);
   timer.unref();
-  return () => clearInterval(timer);
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }

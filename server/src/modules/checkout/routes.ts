@@ -9,6 +9,7 @@ import {
   paymentSessionSchema,
   subscriptionResponseSchema,
 } from '@streamshop/contract/payments.ts';
+import { checkoutBodySchema } from '@streamshop/contract/shop.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -33,12 +34,16 @@ const errors = {
 };
 
 /** Verifies, applies and acknowledges one provider event; refunds owed by it are attempted after commit. */
+/** Called after an order is created (purchase lines and stock in the rooms). */
+export type OrderListener = (orderId: string) => Promise<void>;
+
 export async function receiveWebhook(
   db: Db,
   provider: PaymentProvider,
   rawBody: Buffer,
   headers: Record<string, string | string[] | undefined>,
   log: FastifyBaseLogger,
+  onOrder?: OrderListener,
 ) {
   let event: Awaited<ReturnType<PaymentProvider['parseWebhook']>>;
   try {
@@ -51,13 +56,17 @@ export async function receiveWebhook(
   }
   const result = await applyPaymentEvent(db, provider.name, event);
   if (result.refunds.length) await completeRefunds(db, provider, log);
+  if (result.orderId && onOrder) {
+    await onOrder(result.orderId).catch((error) => log.warn({ err: error }, 'announcing an order failed'));
+  }
   return { received: true as const, duplicate: result.outcome === 'duplicate' };
 }
 
-export const checkoutRoutes: FastifyPluginAsyncZod<{ db: Db; provider: PaymentProvider }> = async (
-  app,
-  { db, provider },
-) => {
+export const checkoutRoutes: FastifyPluginAsyncZod<{
+  db: Db;
+  provider: PaymentProvider;
+  onOrder?: OrderListener;
+}> = async (app, { db, provider, onOrder }) => {
   app.get('/api/payments/config', { schema: { response: { 200: paymentConfigSchema } } }, async () =>
     provider.clientConfig(),
   );
@@ -67,10 +76,12 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{ db: Db; provider: PaymentPr
     {
       schema: {
         params: z.object({ productId: productIdParamsSchema.shape.id }),
+        body: checkoutBodySchema,
         response: { 200: paymentSessionSchema, ...errors },
       },
     },
-    async (request) => openCheckout(db, provider, signedInUser(request).id, request.params.productId),
+    async (request) =>
+      openCheckout(db, provider, signedInUser(request).id, request.params.productId, request.body ?? {}),
   );
 
   app.post(
@@ -108,7 +119,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{ db: Db; provider: PaymentPr
       },
       async (request) => {
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        return receiveWebhook(db, provider, body, request.headers, request.log);
+        return receiveWebhook(db, provider, body, request.headers, request.log, onOrder);
       },
     );
   });

@@ -5,9 +5,13 @@ import { notFound } from '../../platform/errors.ts';
 import { findUserByHandle } from '../auth/repo.ts';
 import { iso, toProduct } from '../catalog/product-row.ts';
 import { findProductsOfSeller } from '../catalog/products-repo.ts';
+import { featuredProductCounts } from '../shop/chapters.ts';
 import { listStreamsOfOwner } from '../streams/service.ts';
 
-/** A seller's public page: profile, products, replays (streams with a recording) and totals. */
+/**
+ * A seller's public page: profile, products, replays (streams with a recording, each with how
+ * many products it features) and totals.
+ */
 export async function storefront(db: Db, handle: string): Promise<StorefrontResponse> {
   const user = await findUserByHandle(db, handle);
   if (!user) throw notFound(`The user @${handle} does not exist or has no storefront.`);
@@ -18,6 +22,10 @@ export async function storefront(db: Db, handle: string): Promise<StorefrontResp
       select (select count(*) from products where seller_id = ${user.id}) as products,
              (select coalesce(sum(view_count), 0) from streams where owner_id = ${user.id}) as views`),
   ]);
+  const featured = await featuredProductCounts(
+    db,
+    streams.map((stream) => stream.id),
+  );
   return {
     user: {
       handle: user.handle,
@@ -26,7 +34,7 @@ export async function storefront(db: Db, handle: string): Promise<StorefrontResp
       createdAt: iso(user.createdAt),
     },
     products: products.map(toProduct),
-    streams,
+    streams: streams.map((stream) => ({ ...stream, featuredProducts: featured.get(stream.id) ?? 0 })),
     stats: {
       productCount: Number(totals.rows[0]?.products ?? 0),
       vodCount: streams.length,

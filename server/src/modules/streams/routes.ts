@@ -1,6 +1,7 @@
 import { streamSchema } from '@streamshop/contract/catalog.ts';
 import { errorBodySchema } from '@streamshop/contract/errors.ts';
 import { createRoomBodySchema, roomNameParamsSchema, roomResponseSchema } from '@streamshop/contract/live.ts';
+import { myStreamStatsSchema, streamStatsSchema } from '@streamshop/contract/stream-stats.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
@@ -8,6 +9,7 @@ import { signedInUser } from '../../platform/sessions.ts';
 import type { RoomHub } from '../chat/room-hub.ts';
 import { createRoom, endStream, getRoom, startStream } from './rooms.ts';
 import { listLiveStreams, listStreamsOfOwner } from './service.ts';
+import { getStreamStats, listStreamStatsOfOwner } from './stream-stats.ts';
 
 const errors = {
   400: errorBodySchema,
@@ -28,6 +30,13 @@ export const streamRoutes: FastifyPluginAsyncZod<{ db: Db; hub: RoomHub }> = asy
     async (request) => listStreamsOfOwner(db, signedInUser(request).id),
   );
 
+  // The seller's figures stay off streamSchema, which anyone may read.
+  app.get(
+    '/api/streams/mine/stats',
+    { schema: { response: { 200: myStreamStatsSchema, ...errors } } },
+    async (request) => listStreamStatsOfOwner(db, signedInUser(request).id),
+  );
+
   app.post(
     '/api/rooms',
     { schema: { body: createRoomBodySchema, response: { 201: roomResponseSchema, ...errors } } },
@@ -41,6 +50,12 @@ export const streamRoutes: FastifyPluginAsyncZod<{ db: Db; hub: RoomHub }> = asy
     '/api/streams/:name',
     { schema: { params: roomNameParamsSchema, response: { 200: streamSchema, ...errors } } },
     async (request) => getRoom(db, request.params.name),
+  );
+
+  app.get(
+    '/api/streams/:name/stats',
+    { schema: { params: roomNameParamsSchema, response: { 200: streamStatsSchema, ...errors } } },
+    async (request) => getStreamStats(db, signedInUser(request).id, request.params.name),
   );
 
   app.post(

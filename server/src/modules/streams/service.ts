@@ -46,10 +46,13 @@ export async function listLiveStreams(db: Db, limit = 48): Promise<Stream[]> {
   return result.rows.map(toStream);
 }
 
+/** GET /api/streams/mine lists at most this many, newest first. */
+export const MY_STREAMS_LIMIT = 200;
+
 export async function listStreamsOfOwner(db: Db, ownerId: string, onlyWithVod = false): Promise<Stream[]> {
   const result = await db.execute<StreamRecord>(sql`
     select ${STREAM_COLUMNS} from streams s join users u on u.id = s.owner_id
     where s.owner_id = ${ownerId} ${onlyWithVod ? sql`and s.vod_url is not null` : sql``}
-    order by s.created_at desc limit 200`);
+    order by s.created_at desc limit ${MY_STREAMS_LIMIT}`);
   return result.rows.map(toStream);
 }

@@ -25,6 +25,10 @@ export type WebhookSender = (body: string, headers: Record<string, string>) => P
 
 const SUBSCRIPTION_PERIOD_MONTHS = 1;
 const MAX_DELIVERY_BATCH = 50;
+/** A claimed event is not claimed again for this long, however slow its delivery. */
+const DELIVERY_LEASE_SEC = 60;
+/** The job leaves events younger than this to the request that wrote them. */
+const FRESH_EVENT_SEC = 5;
 
 const token = (bytes = 12) => randomBytes(bytes).toString('hex');
 
@@ -275,17 +279,19 @@ export function localProvider(
 
     async deliverDue(only) {
       if (!send) return 0;
-      // Claim due events so two deliverers (the request and the job, or two instances) do not
-      // both send them now; a duplicate delivery would still change nothing at the endpoint.
-      // A failed delivery is retried after 2, 8, 18 … seconds, at most an hour apart.
+      // Claim due events for a lease long enough for any delivery, so two deliverers (the request
+      // and the job, or two instances) do not both send them; a duplicate would still change
+      // nothing at the endpoint. The job leaves fresh events to the request that wrote them, so
+      // that request answers only once its order exists. A failed delivery is retried after
+      // 2, 8, 18 … seconds, at most an hour apart.
       const claimed = await db.execute<{ id: string; payload: string; created_at: string }>(sql`
         update local_webhook_events e
         set attempts = e.attempts + 1,
-            next_attempt_at = now() + make_interval(secs => least(3600, 2 * (e.attempts + 1) * (e.attempts + 1)))
+            next_attempt_at = now() + make_interval(secs => ${DELIVERY_LEASE_SEC})
         where e.id in (
           select id from local_webhook_events
           where delivered_at is null and next_attempt_at <= now()
-            ${only ? sql`and id in ${only}` : sql``}
+            ${only ? sql`and id in ${only}` : sql`and created_at < now() - make_interval(secs => ${FRESH_EVENT_SEC})`}
           order by created_at, id
           limit ${MAX_DELIVERY_BATCH}
           for update skip locked)
@@ -309,6 +315,11 @@ export function localProvider(
             .update(localWebhookEvents)
             .set({ deliveredAt: now() })
             .where(eq(localWebhookEvents.id, event.id));
+        } else {
+          await db.execute(sql`
+            update local_webhook_events
+            set next_attempt_at = now() + make_interval(secs => least(3600, 2 * attempts * attempts))
+            where id = ${event.id}`);
         }
       }
       return delivered;

@@ -17,11 +17,17 @@ export function SheetContent({
   className,
   children,
   side = 'left',
+  closeLabel = 'Close menu',
+  overlayClassName,
   ...props
-}: ComponentProps<typeof DialogPrimitive.Content> & { side?: keyof typeof sides }) {
+}: ComponentProps<typeof DialogPrimitive.Content> & {
+  side?: keyof typeof sides;
+  closeLabel?: string;
+  overlayClassName?: string;
+}) {
   return (
     <DialogPrimitive.Portal>
-      <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/70" />
+      <DialogPrimitive.Overlay className={cn('fixed inset-0 z-50 bg-black/70', overlayClassName)} />
       <DialogPrimitive.Content
         className={cn(
           'fixed z-50 flex flex-col gap-4 overflow-y-auto border-border bg-card p-6 focus:outline-none text-card-foreground shadow-2xl shadow-black/60',
@@ -32,7 +38,7 @@ export function SheetContent({
       >
         {children}
         <DialogPrimitive.Close
-          aria-label="Close menu"
+          aria-label={closeLabel}
           className="absolute top-4 right-4 rounded-sm opacity-70 transition-opacity hover:opacity-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-ring"
         >
           <X className="size-5" aria-hidden="true" />

@@ -4,16 +4,7 @@ import { formatCents } from '@streamshop/contract/money.ts';
 import type { PaymentSession } from '@streamshop/contract/payments.ts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { LucideIcon } from 'lucide-react';
-import {
-  AlertCircle,
-  ArrowLeft,
-  Clock,
-  ImageOff,
-  Link2Off,
-  PackageX,
-  RotateCw,
-  ShieldCheck,
-} from 'lucide-react';
+import { AlertCircle, ArrowLeft, ImageOff, Link2Off, PackageX, RotateCw, ShieldCheck } from 'lucide-react';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { Badge } from '../../components/ui/badge.tsx';
@@ -23,13 +14,12 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useRedirectSignedOut } from '../auth/use-redirect-signed-out.ts';
-import { useNow } from '../live/use-now.ts';
 import { PaymentForm } from '../payments/payment-form.tsx';
 import { checkoutProductQueryOptions, checkoutSessionQueryOptions, invalidateAfterPurchase } from './api.ts';
 import { checkoutTotals } from './checkout-totals.ts';
 import { checkoutView } from './checkout-view.ts';
+import { ReservationNote, SummaryLine } from './order-summary-parts.tsx';
 import { isProductId } from './product-id.ts';
-import { reservationNote } from './reservation.ts';
 
 const PAGE_CLASS = 'mx-auto w-full max-w-6xl px-4 py-10 sm:px-6';
 
@@ -76,35 +66,6 @@ function SettingUp() {
       <Spinner className="size-10" label="Setting up secure payment" />
       <p className="text-lg text-muted-foreground">Setting up secure payment...</p>
     </div>
-  );
-}
-
-function SummaryLine({ label, cents, strong = false }: { label: string; cents: number; strong?: boolean }) {
-  return (
-    <div
-      className={
-        strong
-          ? 'flex justify-between border-border border-t pt-2 font-bold text-lg'
-          : 'flex justify-between text-sm'
-      }
-    >
-      <dt className={strong ? undefined : 'text-muted-foreground'}>{label}</dt>
-      <dd className="tabular-nums" data-testid={`checkout-${label.toLowerCase().replace(/\s+/g, '-')}`}>
-        {formatCents(cents)}
-      </dd>
-    </div>
-  );
-}
-
-function ReservationNote({ reservedUntil }: { reservedUntil: string | null }) {
-  const now = useNow(reservedUntil !== null);
-  const note = reservationNote(reservedUntil, now);
-  if (!note) return null;
-  return (
-    <p className="flex items-center gap-2 text-muted-foreground text-xs" data-testid="checkout-reservation">
-      <Clock className="size-3.5 shrink-0" aria-hidden="true" />
-      {note}
-    </p>
   );
 }
 

@@ -1,4 +1,5 @@
 import type { Analytics, Order, Product, ProductBody, Stream } from '@streamshop/contract/catalog.ts';
+import type { MyStreamStats } from '@streamshop/contract/stream-stats.ts';
 import { type QueryClient, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiDelete, apiGet, apiPost, apiPut, throwIfNotOk } from '../../lib/api.ts';
 
@@ -14,6 +15,15 @@ export const myProductsQueryOptions = queryOptions({
 export const myStreamsQueryOptions = queryOptions({
   queryKey: ['/api/streams/mine'],
   queryFn: () => apiGet<Stream[]>('/api/streams/mine'),
+});
+/**
+ * The seller's figures per stream (viewers, chat, sales), by stream id. They grow during a stream
+ * and after it (replay sales), so unlike the rest they go stale: opening the tab later refetches.
+ */
+export const myStreamStatsQueryOptions = queryOptions({
+  queryKey: ['/api/streams/mine/stats'],
+  queryFn: () => apiGet<MyStreamStats>('/api/streams/mine/stats'),
+  staleTime: 30_000,
 });
 export const ordersQueryOptions = queryOptions({
   queryKey: ['/api/orders'],

@@ -11,6 +11,7 @@ import {
   PlayCircle,
   Plus,
   Radio,
+  ShieldCheck,
   ShoppingBag,
   SquarePen,
   Trash2,
@@ -29,6 +30,7 @@ import { useAuth } from '../auth/use-auth.ts';
 import { facetsQueryOptions } from '../catalog/api.ts';
 import { EmptyState } from '../catalog/empty-state.tsx';
 import { LIVE_BADGE_CLASS } from '../catalog/product-card.tsx';
+import { ChatSettingsDialog } from '../moderation/chat-settings-dialog.tsx';
 import { ProPlanSummary } from '../subscribe/pro-plan-summary.tsx';
 import {
   analyticsQueryOptions,
@@ -38,6 +40,7 @@ import {
 } from './api.ts';
 import { DeleteProductDialog } from './delete-product-dialog.tsx';
 import { ProductDialog } from './product-dialog.tsx';
+import { StreamStatsSummary } from './stream-stats.tsx';
 
 const ALL_FACETS = new URLSearchParams();
 
@@ -193,6 +196,7 @@ function StreamRow({ stream }: { stream: Stream }) {
             </>
           ) : null}
         </div>
+        <StreamStatsSummary streamId={stream.id} className="basis-full border-t pt-3" />
       </Card>
     </li>
   );
@@ -249,6 +253,7 @@ export function DashboardPage() {
   const [dialogOpen, setDialogOpen] = useState(false);
   const [editing, setEditing] = useState<Product | null>(null);
   const [deleting, setDeleting] = useState<Product | null>(null);
+  const [chatSettingsOpen, setChatSettingsOpen] = useState(false);
 
   const openAdd = () => {
     setEditing(null);
@@ -367,7 +372,16 @@ export function DashboardPage() {
         </TabsContent>
 
         <TabsContent value="streams" className="mt-6">
-          <TabPanelHeader title="Your Streams" />
+          <TabPanelHeader title="Your Streams">
+            <Button
+              variant="outline"
+              onClick={() => setChatSettingsOpen(true)}
+              data-testid="chat-settings-open"
+            >
+              <ShieldCheck aria-hidden="true" />
+              Chat settings
+            </Button>
+          </TabPanelHeader>
           {streams.isPending ? (
             <RowsSkeleton />
           ) : streams.isError ? (
@@ -415,6 +429,7 @@ export function DashboardPage() {
         categories={facets.data?.categories ?? []}
         onOpenChange={setDialogOpen}
       />
+      <ChatSettingsDialog open={chatSettingsOpen} onOpenChange={setChatSettingsOpen} />
       <DeleteProductDialog
         product={deleting}
         onOpenChange={(open) => {

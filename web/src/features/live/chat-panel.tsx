@@ -1,13 +1,26 @@
 import type { ChatMessage, ClientMessage } from '@streamshop/contract/live.ts';
 import { CHAT_MAX_LENGTH } from '@streamshop/contract/live.ts';
+import { useQuery } from '@tanstack/react-query';
 import { ChevronDown, ChevronUp, EllipsisVertical, MessageSquare, Send } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { cn } from '../../lib/cn.ts';
-import type { RoomError } from './chat-state.ts';
+import { useAuth } from '../auth/use-auth.ts';
+import { roomRoleQueryOptions } from '../moderation/api.ts';
+import { draftAfterError, type RoomError } from './chat-state.ts';
+import { PurchaseLine } from './purchase-line.tsx';
+
+/** The time-outs the message menu offers. */
+const TIMEOUT_CHOICES = [
+  { seconds: 5 * 60, label: '5 min' },
+  { seconds: 60 * 60, label: '1 h' },
+] as const;
+
+const menuItemClasses =
+  'rounded px-2 py-1.5 text-left text-sm hover:bg-accent focus-visible:bg-accent focus-visible:outline-none';
 
 function formatTime(iso: string): string {
   const date = new Date(iso);
@@ -16,15 +29,18 @@ function formatTime(iso: string): string {
     : date.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
 }
 
-/** The host's per-message menu: delete the message, mute its author. */
+/** The per-message menu of the host and their moderators: delete the message, time out or ban its author. */
 function MessageMenu({
   message,
   onDelete,
-  onMute,
+  onTimeOut,
+  onBan,
 }: {
   message: ChatMessage;
   onDelete: () => void;
-  onMute: () => void;
+  /** Absent for a line no user wrote (a purchase). */
+  onTimeOut: ((seconds: number) => void) | undefined;
+  onBan: (() => void) | undefined;
 }) {
   const [open, setOpen] = useState(false);
   const menuId = useId();
@@ -84,7 +100,7 @@ function MessageMenu({
           <button
             type="button"
             role="menuitem"
-            className="rounded px-2 py-1.5 text-left text-sm hover:bg-accent focus-visible:bg-accent focus-visible:outline-none"
+            className={menuItemClasses}
             onClick={() => {
               onDelete();
               close();
@@ -93,18 +109,37 @@ function MessageMenu({
           >
             Delete message
           </button>
-          <button
-            type="button"
-            role="menuitem"
-            className="rounded px-2 py-1.5 text-left text-sm hover:bg-accent focus-visible:bg-accent focus-visible:outline-none"
-            onClick={() => {
-              onMute();
-              close();
-            }}
-            data-testid="chat-mute-user"
-          >
-            Mute @{message.username}
-          </button>
+          {onTimeOut
+            ? TIMEOUT_CHOICES.map((choice) => (
+                <button
+                  key={choice.seconds}
+                  type="button"
+                  role="menuitem"
+                  className={menuItemClasses}
+                  onClick={() => {
+                    onTimeOut(choice.seconds);
+                    close();
+                  }}
+                  data-testid="chat-timeout-user"
+                >
+                  Time out @{message.username} for {choice.label}
+                </button>
+              ))
+            : null}
+          {onBan ? (
+            <button
+              type="button"
+              role="menuitem"
+              className={cn(menuItemClasses, 'text-destructive')}
+              onClick={() => {
+                onBan();
+                close();
+              }}
+              data-testid="chat-ban-user"
+            >
+              Ban @{message.username}
+            </button>
+          ) : null}
         </div>
       ) : null}
     </div>
@@ -135,6 +170,20 @@ export function ChatPanel({
   const bodyId = useId();
   const inputId = useId();
   const listRef = useRef<HTMLOListElement>(null);
+  const lastSent = useRef('');
+  const { user } = useAuth();
+  // The panel lives on /room/:name; the owner knows they moderate, anyone else asks.
+  const { name: roomName = '' } = useParams();
+  const role = useQuery({
+    ...roomRoleQueryOptions(roomName),
+    enabled: Boolean(user && roomName && !isHost),
+  });
+  const canModerate = isHost || role.data?.canModerate === true;
+
+  // A message refused for a reason the sender can fix (slow mode, a blocked word) comes back to the input.
+  useEffect(() => {
+    if (error) setDraft((current) => draftAfterError(error.code, current, lastSent.current));
+  }, [error]);
 
   // Keep the newest message in view.
   const lastId = messages.at(-1)?.id;
@@ -147,7 +196,10 @@ export function ChatPanel({
     event.preventDefault();
     const message = draft.trim();
     if (!message) return;
-    if (send({ type: 'chat_message', message })) setDraft('');
+    if (send({ type: 'chat_message', message })) {
+      lastSent.current = message;
+      setDraft('');
+    }
   };
 
   return (
@@ -192,29 +244,49 @@ export function ChatPanel({
                 className="group flex items-start gap-2 text-sm"
                 data-testid="chat-message"
               >
-                <div className="min-w-0 flex-1 break-words">
-                  <span
-                    className={cn(
-                      'mr-1.5 font-semibold',
-                      message.username === hostHandle ? 'text-primary' : 'text-foreground',
-                    )}
-                    data-testid="chat-message-author"
-                  >
-                    @{message.username}
-                  </span>
-                  {/* Plain text: React escapes it, so HTML in a message is never interpreted. */}
-                  <span className="text-foreground/90" data-testid="chat-message-text">
-                    {message.message}
-                  </span>
-                  <time className="ml-1.5 text-muted-foreground text-xs" dateTime={message.timestamp}>
-                    {formatTime(message.timestamp)}
-                  </time>
-                </div>
-                {isHost && message.username !== hostHandle ? (
+                {message.kind === 'purchase' ? (
+                  <PurchaseLine
+                    text={message.message}
+                    time={
+                      <time className="ml-1.5 text-muted-foreground text-xs" dateTime={message.timestamp}>
+                        {formatTime(message.timestamp)}
+                      </time>
+                    }
+                  />
+                ) : (
+                  <div className="min-w-0 flex-1 break-words">
+                    <span
+                      className={cn(
+                        'mr-1.5 font-semibold',
+                        message.username === hostHandle ? 'text-primary' : 'text-foreground',
+                      )}
+                      data-testid="chat-message-author"
+                    >
+                      @{message.username}
+                    </span>
+                    {/* Plain text: React escapes it, so HTML in a message is never interpreted. */}
+                    <span className="text-foreground/90" data-testid="chat-message-text">
+                      {message.message}
+                    </span>
+                    <time className="ml-1.5 text-muted-foreground text-xs" dateTime={message.timestamp}>
+                      {formatTime(message.timestamp)}
+                    </time>
+                  </div>
+                )}
+                {canModerate && message.username !== hostHandle && message.username !== user?.handle ? (
                   <MessageMenu
                     message={message}
                     onDelete={() => send({ type: 'delete_message', id: message.id })}
-                    onMute={() => send({ type: 'mute_user', username: message.username })}
+                    onTimeOut={
+                      message.kind === 'purchase'
+                        ? undefined
+                        : (seconds) => send({ type: 'timeout_user', username: message.username, seconds })
+                    }
+                    onBan={
+                      message.kind === 'purchase'
+                        ? undefined
+                        : () => send({ type: 'ban_user', username: message.username })
+                    }
                   />
                 ) : null}
               </li>

@@ -1,6 +1,6 @@
 import type { ChatReplay } from '@streamshop/contract/live.ts';
 import { useQuery } from '@tanstack/react-query';
-import { History } from 'lucide-react';
+import { History, ShoppingBag } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Card } from '../../components/ui/card.tsx';
 import { apiGet } from '../../lib/api.ts';
@@ -71,16 +71,26 @@ export function ChatReplayPanel({
               >
                 {formatOffset(message.offsetSec)}
               </button>
-              <span
-                className={cn(
-                  'mr-1.5 font-semibold',
-                  message.username === hostHandle ? 'text-primary' : 'text-foreground',
-                )}
-              >
-                @{message.username}
-              </span>
-              {/* Plain text: React escapes it, so HTML in a message is never interpreted. */}
-              <span className="text-foreground/90">{message.message}</span>
+              {message.kind === 'purchase' ? (
+                // The server's purchase line: no author.
+                <span className="font-medium text-primary" data-testid="chat-replay-purchase">
+                  <ShoppingBag className="mr-1 inline size-3.5 align-[-2px]" aria-hidden="true" />
+                  {message.message}
+                </span>
+              ) : (
+                <>
+                  <span
+                    className={cn(
+                      'mr-1.5 font-semibold',
+                      message.username === hostHandle ? 'text-primary' : 'text-foreground',
+                    )}
+                  >
+                    @{message.username}
+                  </span>
+                  {/* Plain text: React escapes it, so HTML in a message is never interpreted. */}
+                  <span className="text-foreground/90">{message.message}</span>
+                </>
+              )}
             </li>
           ))
         )}

@@ -1,6 +1,12 @@
 import type { ChatMessage } from '@streamshop/contract/live.ts';
 import { describe, expect, it } from 'vitest';
-import { CHAT_KEPT_MESSAGES, initialRoomState, parseServerMessage, roomReducer } from './chat-state.ts';
+import {
+  CHAT_KEPT_MESSAGES,
+  draftAfterError,
+  initialRoomState,
+  parseServerMessage,
+  roomReducer,
+} from './chat-state.ts';
 
 const message = (id: number, text = `message ${id}`): ChatMessage => ({
   type: 'chat_message',
@@ -75,5 +81,30 @@ describe('parseServerMessage', () => {
     expect(parseServerMessage('{"type":"viewer_count","count":"many"}')).toBeNull();
     expect(parseServerMessage('[1,2]')).toBeNull();
     expect(() => parseServerMessage('not json')).toThrow();
+  });
+});
+
+describe('moderation refusals', () => {
+  it.each([
+    ['MUTED', 'You are timed out of this chat until 14:05:00 UTC (5 min from now)'],
+    ['SLOW_MODE', 'Slow mode is on: wait 30 seconds before your next message'],
+    ['BLOCKED_WORD', 'Your message contains a word the host does not allow'],
+  ])('keeps the server’s %s message to show under the input', (code, text) => {
+    const parsed = parseServerMessage(JSON.stringify({ type: 'error', code, message: text }));
+    expect(parsed).not.toBeNull();
+    const state = roomReducer(initialRoomState, parsed as NonNullable<typeof parsed>);
+    expect(state.error).toEqual({ code, message: text });
+  });
+
+  it('puts a message refused by slow mode or a blocked word back into an empty input', () => {
+    expect(draftAfterError('SLOW_MODE', '', 'hello')).toBe('hello');
+    expect(draftAfterError('BLOCKED_WORD', '', 'a scam')).toBe('a scam');
+    expect(draftAfterError('RATE_LIMITED', '', 'again')).toBe('again');
+  });
+
+  it('leaves the input alone when something new was typed or the refusal is final', () => {
+    expect(draftAfterError('SLOW_MODE', 'new text', 'hello')).toBe('new text');
+    expect(draftAfterError('MUTED', '', 'hello')).toBe('');
+    expect(draftAfterError('FORBIDDEN', '', 'hello')).toBe('');
   });
 });

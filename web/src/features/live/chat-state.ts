@@ -1,4 +1,5 @@
 import type { ChatMessage, ServerMessage } from '@streamshop/contract/live.ts';
+import { parseShopEvent } from '../shop/shop-state.ts';
 
 /** Messages the panel keeps; older ones scroll away (the server keeps the history). */
 export const CHAT_KEPT_MESSAGES = 200;
@@ -56,6 +57,14 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
   }
 }
 
+/** Refusals the sender can fix by waiting or rewording: their message goes back into the input. */
+const KEEPS_DRAFT = new Set(['SLOW_MODE', 'RATE_LIMITED', 'BLOCKED_WORD', 'TOO_LONG']);
+
+/** The chat input after a refusal: the refused message again, unless something new was typed. */
+export function draftAfterError(code: string, draft: string, lastSent: string): string {
+  return KEEPS_DRAFT.has(code) && draft === '' ? lastSent : draft;
+}
+
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -67,6 +76,10 @@ function isChatMessage(value: unknown): value is ChatMessage {
     typeof value.timestamp === 'string'
   );
 }
+
+/** A purchase line ('@buyer just bought Title') is the server's, drawn apart from what users say. */
+const purchaseKind = (data: { kind?: unknown }): Pick<ChatMessage, 'kind'> =>
+  data.kind === 'purchase' ? { kind: 'purchase' } : {};
 
 /** Reads a text frame of /ws?room=…; anything malformed or unknown is null. */
 export function parseServerMessage(raw: string): ServerMessage | null {
@@ -82,6 +95,7 @@ export function parseServerMessage(raw: string): ServerMessage | null {
             username: typeof data.username === 'string' && data.username ? data.username : 'Anonymous',
             message: data.message,
             timestamp: data.timestamp,
+            ...purchaseKind(data),
           }
         : null;
     case 'chat_history':
@@ -92,6 +106,7 @@ export function parseServerMessage(raw: string): ServerMessage | null {
               ...message,
               type: 'chat_message' as const,
               username: message.username || 'Anonymous',
+              kind: purchaseKind(message).kind,
             })),
           }
         : null;
@@ -103,6 +118,9 @@ export function parseServerMessage(raw: string): ServerMessage | null {
       return typeof data.endsAt === 'string' ? { type: 'stream_started', endsAt: data.endsAt } : null;
     case 'stream_ended':
       return { type: 'stream_ended' };
+    case 'shop':
+    case 'stock':
+      return parseShopEvent(data);
     case 'error':
       return {
         type: 'error',

@@ -10,6 +10,10 @@ import { toast } from '../../components/ui/use-toast.ts';
 import { errorMessage, parseApiError } from '../../lib/api.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useAuth } from '../auth/use-auth.ts';
+import { roomRoleQueryOptions } from '../moderation/api.ts';
+import { LineupPanel } from '../shop/lineup-panel.tsx';
+import { PinnedProducts } from '../shop/pinned-products.tsx';
+import { ReplayShop } from '../shop/replay-shop.tsx';
 import { streamQueryOptions, useStreamControlMutation } from './api.ts';
 import { Broadcaster } from './broadcaster.ts';
 import { ChatPanel } from './chat-panel.tsx';
@@ -92,7 +96,10 @@ function Room({ stream }: { stream: Stream }) {
   const navigate = useNavigate();
   const roomName = stream.roomName;
   const isHost = user?.handle === stream.owner.handle;
-  const { state, status, send } = useRoomSocket(roomName, true);
+  const { state, status, send, shop, shopLoadFailed } = useRoomSocket(roomName, true);
+  // The seller's moderators run the room's shop too.
+  const role = useQuery({ ...roomRoleQueryOptions(roomName), enabled: user !== null && !isHost });
+  const runsShop = isHost || role.data?.canModerate === true;
 
   const ended = state.ended || (!stream.isActive && stream.startedAt !== null);
   const endsAt = ended ? null : (state.endsAt ?? (stream.isActive ? stream.endsAt : null));
@@ -182,7 +189,37 @@ function Room({ stream }: { stream: Stream }) {
         onEnd={() => void finishStream()}
       />
     );
-  else stage = <ViewerStage roomName={roomName} live={live} />;
+  else
+    stage = (
+      <ViewerStage roomName={roomName} live={live}>
+        {/* Over the video's corner (under it on a phone); Buy Now opens a sheet, so the video plays on. */}
+        <PinnedProducts
+          roomName={roomName}
+          shop={shop}
+          canBuy
+          className="sm:absolute sm:right-3 sm:bottom-3 sm:w-96 sm:max-w-[60%]"
+        />
+      </ViewerStage>
+    );
+
+  // Under the stage: the lineup for whoever runs the room, the product chapters of a replay.
+  let shopSection: ReactNode = null;
+  if (ended && !broadcasting) {
+    shopSection = replayVideo ? (
+      <ReplayShop roomName={roomName} video={replayVideo} canBuy={!isHost} />
+    ) : null;
+  } else if (runsShop) {
+    shopSection = (
+      <LineupPanel
+        roomName={roomName}
+        shop={shop}
+        live={live}
+        ownerHandle={stream.owner.handle}
+        isOwner={isHost}
+        loadFailed={shopLoadFailed}
+      />
+    );
+  }
 
   return (
     <section className="mx-auto w-full max-w-7xl px-4 py-6 sm:px-6">
@@ -196,6 +233,7 @@ function Room({ stream }: { stream: Stream }) {
       <div className="mt-6 grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="grid gap-4">
           {stage}
+          {shopSection}
           {stream.description ? (
             <p className="whitespace-pre-line text-muted-foreground text-sm">{stream.description}</p>
           ) : null}

@@ -1,6 +1,8 @@
 import type { ClientMessage, ServerMessage } from '@streamshop/contract/live.ts';
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { type ConnectionStatus, RealtimeSocket } from '../../lib/realtime.ts';
+import { isShopEvent } from '../shop/shop-state.ts';
+import { useRoomShop } from '../shop/use-room-shop.ts';
 import { initialRoomState, parseServerMessage, roomReducer } from './chat-state.ts';
 
 /** How long a server error (rate limit, muted...) stays under the chat input. */
@@ -8,19 +10,21 @@ const ERROR_VISIBLE_MS = 5000;
 
 /**
  * The room's chat and status connection (/ws?room={name}): messages, viewer count, stream
- * start/end. Opens only when `enabled` (the room exists) and closes on unmount.
+ * start/end, and the room's shop (pins, offers, stock). Opens only when `enabled` (the room
+ * exists) and closes on unmount.
  */
 export function useRoomSocket(roomName: string, enabled: boolean) {
   const [state, dispatch] = useReducer(roomReducer, initialRoomState);
   const [status, setStatus] = useState<ConnectionStatus>('closed');
   const socketRef = useRef<RealtimeSocket<ServerMessage, ClientMessage> | null>(null);
+  const { shop, apply: applyShopEvent, loadFailed: shopLoadFailed } = useRoomShop(roomName, enabled, status);
 
   useEffect(() => {
     if (!enabled) return;
     const socket = new RealtimeSocket({
       path: `/ws?room=${encodeURIComponent(roomName)}`,
       parse: parseServerMessage,
-      onMessage: dispatch,
+      onMessage: (message) => (isShopEvent(message) ? applyShopEvent(message) : dispatch(message)),
       onStatus: (next) => setStatus(next),
     });
     socketRef.current = socket;
@@ -29,7 +33,7 @@ export function useRoomSocket(roomName: string, enabled: boolean) {
       socket.close();
       if (socketRef.current === socket) socketRef.current = null;
     };
-  }, [roomName, enabled]);
+  }, [roomName, enabled, applyShopEvent]);
 
   useEffect(() => {
     if (!state.error) return;
@@ -43,5 +47,5 @@ export function useRoomSocket(roomName: string, enabled: boolean) {
     return sent;
   }, []);
 
-  return { state, status, send };
+  return { state, status, send, shop, shopLoadFailed };
 }

@@ -1,10 +1,21 @@
 import { Loader2, Volume2, VolumeX } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { useLivePlayer } from './use-live-player.ts';
 
-/** The live video for viewers: muted autoplay (browsers require it) with a visible unmute button. */
-export function ViewerStage({ roomName, live }: { roomName: string; live: boolean }) {
+/**
+ * The live video for viewers: muted autoplay (browsers require it) with a visible unmute button.
+ * `children` (the pinned products) sit over the video's corner, or under it on a narrow screen.
+ */
+export function ViewerStage({
+  roomName,
+  live,
+  children,
+}: {
+  roomName: string;
+  live: boolean;
+  children?: ReactNode;
+}) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const status = useLivePlayer(roomName, videoRef, true);
   const [muted, setMuted] = useState(true);
@@ -18,47 +29,50 @@ export function ViewerStage({ roomName, live }: { roomName: string; live: boolea
   };
 
   return (
-    <div className="relative aspect-video w-full overflow-hidden rounded-xl bg-black">
-      <video
-        ref={videoRef}
-        className="size-full object-contain"
-        autoPlay
-        playsInline
-        muted
-        aria-label="Live video"
-        data-testid="live-video"
-      />
-      {status !== 'playing' ? (
-        <div
-          className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-black/70 p-6 text-center"
-          role="status"
-          data-testid="player-status"
-        >
-          {status === 'unsupported' ? (
-            <p className="text-sm">This browser cannot play the live video.</p>
-          ) : (
-            <>
-              <Loader2 className="size-8 animate-spin text-primary" aria-hidden="true" />
-              <p className="text-sm">
-                {live ? 'Connecting to the live video…' : 'The stream will start soon. Stay tuned!'}
-              </p>
-            </>
-          )}
-        </div>
-      ) : null}
-      {status === 'playing' ? (
-        <Button
-          variant={muted ? 'default' : 'secondary'}
-          size="sm"
-          className="absolute bottom-3 left-3"
-          onClick={toggleSound}
-          aria-pressed={!muted}
-          data-testid="unmute"
-        >
-          {muted ? <VolumeX aria-hidden="true" /> : <Volume2 aria-hidden="true" />}
-          {muted ? 'Unmute' : 'Mute'}
-        </Button>
-      ) : null}
+    <div className="relative grid gap-3">
+      <div className="relative aspect-video w-full overflow-hidden rounded-xl bg-black">
+        <video
+          ref={videoRef}
+          className="size-full object-contain"
+          autoPlay
+          playsInline
+          muted
+          aria-label="Live video"
+          data-testid="live-video"
+        />
+        {status !== 'playing' ? (
+          <div
+            className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-black/70 p-6 text-center"
+            role="status"
+            data-testid="player-status"
+          >
+            {status === 'unsupported' ? (
+              <p className="text-sm">This browser cannot play the live video.</p>
+            ) : (
+              <>
+                <Loader2 className="size-8 animate-spin text-primary" aria-hidden="true" />
+                <p className="text-sm">
+                  {live ? 'Connecting to the live video…' : 'The stream will start soon. Stay tuned!'}
+                </p>
+              </>
+            )}
+          </div>
+        ) : null}
+        {status === 'playing' ? (
+          <Button
+            variant={muted ? 'default' : 'secondary'}
+            size="sm"
+            className="absolute bottom-3 left-3"
+            onClick={toggleSound}
+            aria-pressed={!muted}
+            data-testid="unmute"
+          >
+            {muted ? <VolumeX aria-hidden="true" /> : <Volume2 aria-hidden="true" />}
+            {muted ? 'Unmute' : 'Mute'}
+          </Button>
+        ) : null}
+      </div>
+      {children}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { DISC_ORDER_MAX_QUANTITY, DISC_PRICE_TIERS } from '@streamshop/contract/constants.ts';
+import { DISC_ORDER_MAX_QUANTITY } from '@streamshop/contract/constants.ts';
 import {
   BETA_DUPLICATE_MESSAGE,
   GENERIC_FORM_ERROR_MESSAGE,
@@ -37,13 +37,8 @@ export const unitPriceLabel = (quantity: number) => formatCents(discUnitPriceCen
 /** Total for a quantity as the request's string: 10 -> "35.00". */
 export const totalPrice = (quantity: number) => discTotalPrice(quantity);
 
-/** The tier table as rows for display: "1-9" $5.00, ..., "100+" $2.50. */
-export const priceTierRows = DISC_PRICE_TIERS.map((tier) => ({
-  range: tier.maxQuantity === null ? `${tier.minQuantity}+` : `${tier.minQuantity}-${tier.maxQuantity}`,
-  price: formatCents(tier.unitPriceCents),
-  minQuantity: tier.minQuantity,
-  maxQuantity: tier.maxQuantity,
-}));
+// The page's price table reads price-tiers.ts, which stays clear of zod (the forms' chunk).
+export { priceTierRows } from './price-tiers.ts';
 
 export type DiscFormKind = 'beta' | 'preorder' | 'order';
 

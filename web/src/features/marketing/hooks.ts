@@ -17,13 +17,21 @@ export function usePrefersReducedMotion(): boolean {
   return useSyncExternalStore(subscribeReducedMotion, reducedMotionSnapshot, () => false);
 }
 
-/** An index 0..count-1 that advances every `intervalMs` (the explainers' 2 s steps). */
-export function useStepCycle(count: number, intervalMs: number): [number, (step: number) => void] {
+/**
+ * An index 0..count-1 that advances every `intervalMs` (the explainers' 2 s steps) while
+ * `enabled`; the setter jumps to a step either way.
+ */
+export function useStepCycle(
+  count: number,
+  intervalMs: number,
+  enabled = true,
+): [number, (step: number) => void] {
   const [step, setStep] = useState(0);
   useEffect(() => {
+    if (!enabled) return;
     const timer = setInterval(() => setStep((current) => (current + 1) % count), intervalMs);
     return () => clearInterval(timer);
-  }, [count, intervalMs]);
+  }, [count, intervalMs, enabled]);
   return [step, setStep];
 }
 

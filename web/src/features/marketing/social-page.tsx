@@ -10,7 +10,7 @@ import {
   useReactionBursts,
 } from './components/reactions.tsx';
 import { InfoCard, Section } from './components/section.tsx';
-import { SimulatedChat, useSimulatedChat } from './components/simulated-chat.tsx';
+import { SimulatedChat } from './components/simulated-chat.tsx';
 import { REACTION_LIFETIME_MS } from './timings.ts';
 import { useLazyDialog } from './use-dialog.ts';
 import './marketing.css';
@@ -20,7 +20,6 @@ import { usePageMeta } from './use-page-meta.ts';
 export function SocialPage() {
   usePageMeta('/social');
   const beta = useLazyDialog();
-  const messages = useSimulatedChat();
   const { reactions, addReaction } = useFloatingReactions(REACTION_LIFETIME_MS);
   useReactionBursts(addReaction, MUSIC_REACTIONS);
 
@@ -72,7 +71,7 @@ export function SocialPage() {
             </div>
             <div className="flex h-[420px] flex-col gap-3">
               <div className="min-h-0 flex-1">
-                <SimulatedChat messages={messages} />
+                <SimulatedChat />
               </div>
               <fieldset className="flex flex-wrap items-center justify-center gap-2 rounded-xl border border-border bg-card/80 p-2">
                 <legend className="sr-only">Send a reaction</legend>

@@ -28,7 +28,7 @@ import {
   useReactionBursts,
 } from './components/reactions.tsx';
 import { InfoCard, Section } from './components/section.tsx';
-import { priceTierRows } from './form-helpers.ts';
+import { priceTierRows } from './price-tiers.ts';
 import { shareLink } from './share.ts';
 import {
   DISC_TOAST_MS,
@@ -38,7 +38,7 @@ import {
 } from './timings.ts';
 import { useLazyDialog } from './use-dialog.ts';
 import './marketing.css';
-import type { PublicPath } from '@streamshop/contract/seo.ts';
+import { absoluteUrl, PRERENDER_ORIGIN, type PublicPath } from '@streamshop/contract/seo.ts';
 import { usePageMeta } from './use-page-meta.ts';
 
 export type StreamDiscVariant = 'disc' | 'music' | 'film';
@@ -131,10 +131,15 @@ const copy: Record<StreamDiscVariant, VariantCopy> = {
   },
 };
 
-/** schema.org Product for the music and film editions: price 5.00, pre-order availability. */
+/**
+ * schema.org Product for the music and film editions: price 5.00, pre-order availability. The
+ * offer URL is the page's canonical URL: prerendered (no window) it is written on
+ * PRERENDER_ORIGIN, which the server replaces with PUBLIC_URL.
+ */
 function productJsonLd(variant: 'music' | 'film'): string {
   const { edition, subtitle } = copy[variant];
-  const url = typeof window === 'undefined' ? `/stream-disc/${variant}` : window.location.href.split('?')[0];
+  const origin = typeof window === 'undefined' ? PRERENDER_ORIGIN : window.location.origin;
+  const url = absoluteUrl(origin, VARIANT_PATH[variant]);
   const data = {
     '@context': 'https://schema.org',
     '@type': 'Product',
@@ -236,7 +241,12 @@ export function StreamDiscPage({ variant }: { variant: StreamDiscVariant }) {
       ) : (
         <BurstReactions addReaction={addReaction} choices={page.reactions} />
       )}
-      {isEdition ? <script type="application/ld+json">{productJsonLd(variant)}</script> : null}
+      {isEdition ? (
+        // The served page names PUBLIC_URL, the browser its own origin: the server's text stays.
+        <script type="application/ld+json" suppressHydrationWarning>
+          {productJsonLd(variant)}
+        </script>
+      ) : null}
 
       <section className="relative border-border border-b bg-gradient-to-b from-purple-950/50 via-background to-background">
         <div className="mx-auto grid w-full max-w-6xl items-center gap-10 px-4 py-14 sm:px-6 lg:grid-cols-[1.1fr_1fr] lg:py-20">

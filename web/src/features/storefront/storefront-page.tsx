@@ -1,6 +1,6 @@
-import type { StorefrontResponse, Stream } from '@streamshop/contract/catalog.ts';
+import type { StorefrontResponse, StorefrontStream } from '@streamshop/contract/catalog.ts';
 import { useQuery } from '@tanstack/react-query';
-import { Eye, Package, PlayCircle, Store, UserX, Video } from 'lucide-react';
+import { Eye, Package, PlayCircle, ShoppingBag, Store, UserX, Video } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
@@ -77,7 +77,8 @@ function StorefrontHeader({ handle, data }: { handle: string; data: StorefrontRe
   );
 }
 
-function VodCard({ stream }: { stream: Stream }) {
+function VodCard({ stream }: { stream: StorefrontStream }) {
+  const featured = stream.featuredProducts ?? 0;
   return (
     <Card className="flex flex-col overflow-hidden" data-testid="vod-card">
       <div className="relative flex aspect-video items-center justify-center bg-gradient-to-br from-violet-950 via-zinc-900 to-fuchsia-950">
@@ -92,16 +93,34 @@ function VodCard({ stream }: { stream: Stream }) {
       <div className="flex flex-1 flex-col gap-1 p-4">
         <h3 className="line-clamp-2 font-semibold">{stream.title}</h3>
         <p className="text-muted-foreground text-sm">{formatDate(stream.createdAt)}</p>
-        <Button
-          variant="outline"
-          size="sm"
-          className="mt-3 self-start"
-          onClick={() => stream.vodUrl && watchRecording(stream.vodUrl)}
-          data-testid="watch-recording"
-        >
-          <PlayCircle aria-hidden="true" />
-          Watch Recording<span className="sr-only">: {stream.title}</span>
-        </Button>
+        {featured > 0 ? (
+          <p className="flex items-center gap-1.5 text-primary text-sm" data-testid="vod-featured-products">
+            <ShoppingBag className="size-3.5" aria-hidden="true" />
+            Features {featured} {featured === 1 ? 'product' : 'products'}
+          </p>
+        ) : null}
+        <div className="mt-3 flex flex-wrap gap-2">
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={() => stream.vodUrl && watchRecording(stream.vodUrl)}
+            data-testid="watch-recording"
+          >
+            <PlayCircle aria-hidden="true" />
+            Watch Recording<span className="sr-only">: {stream.title}</span>
+          </Button>
+          {featured > 0 ? (
+            // The replay in its room: chapters on the timeline and Buy Now.
+            <Link
+              to={`/room/${stream.roomName}`}
+              className={buttonClasses({ size: 'sm', variant: 'secondary' })}
+              data-testid="shop-replay"
+            >
+              <ShoppingBag aria-hidden="true" />
+              Shop the replay<span className="sr-only">: {stream.title}</span>
+            </Link>
+          ) : null}
+        </div>
       </div>
     </Card>
   );

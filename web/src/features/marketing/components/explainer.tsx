@@ -1,7 +1,7 @@
 import { Disc3, Film, Music, Nfc, Package, Sparkles } from 'lucide-react';
 import type { ComponentType } from 'react';
 import { cn } from '../../../lib/cn.ts';
-import { useStepCycle } from '../hooks.ts';
+import { usePrefersReducedMotion, useStepCycle } from '../hooks.ts';
 import { EXPLAINER_STEP_MS } from '../timings.ts';
 
 export interface ExplainerStep {
@@ -80,9 +80,13 @@ export const FILM_STEPS: ExplainerStep[] = [
   },
 ];
 
-/** Four steps that advance every 2 s; a click jumps to a step. */
+/**
+ * Four steps that advance every 2 s; a click jumps to a step. Under reduced motion they stay
+ * where the visitor puts them (all four are on screen anyway).
+ */
 export function Explainer({ steps, className }: { steps: ExplainerStep[]; className?: string }) {
-  const [active, setActive] = useStepCycle(steps.length, EXPLAINER_STEP_MS);
+  const reducedMotion = usePrefersReducedMotion();
+  const [active, setActive] = useStepCycle(steps.length, EXPLAINER_STEP_MS, !reducedMotion);
   return (
     <ol className={cn('grid gap-3 sm:grid-cols-2 lg:grid-cols-4', className)} data-testid="explainer">
       {steps.map((step, index) => {

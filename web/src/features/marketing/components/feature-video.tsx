@@ -45,7 +45,15 @@ export function FeatureVideo({ title, className }: { title: string; className?: 
           className="group relative block size-full cursor-pointer disabled:cursor-default"
           data-testid="feature-video-thumbnail"
         >
-          <img src={FEATURE_POSTER_URL} alt="" width={1280} height={720} className="size-full object-cover" />
+          <img
+            src={FEATURE_POSTER_URL}
+            alt=""
+            width={1280}
+            height={720}
+            loading="lazy"
+            decoding="async"
+            className="size-full object-cover"
+          />
           {failed ? (
             <span className="absolute inset-x-0 bottom-0 bg-black/70 p-3 text-center text-muted-foreground text-sm">
               The video is not available right now.

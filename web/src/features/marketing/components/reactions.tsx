@@ -1,5 +1,5 @@
 import { Heart } from 'lucide-react';
-import { type CSSProperties, useCallback, useEffect, useRef, useState } from 'react';
+import { type CSSProperties, useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { cn } from '../../../lib/cn.ts';
 import { randomBetween, usePrefersReducedMotion, useRandomTimer } from '../hooks.ts';
 import { EDITION_REACTIONS, REACTION_BURST } from '../timings.ts';
@@ -50,42 +50,78 @@ export interface FloatingReaction {
   drift: number;
 }
 
-/** Reactions that float for `lifetimeMs` and then remove themselves; timers die with the component. */
-export function useFloatingReactions(lifetimeMs: number) {
-  const [reactions, setReactions] = useState<FloatingReaction[]>([]);
-  const nextId = useRef(0);
-  const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+/**
+ * The reactions floating right now, kept outside React state: adding one re-renders only the
+ * layer that draws them (ReactionLayer), not the whole page around it.
+ */
+export interface ReactionFeed {
+  subscribe(onChange: () => void): () => void;
+  getSnapshot(): FloatingReaction[];
+}
 
-  useEffect(() => {
-    const pending = timers.current;
-    return () => {
-      for (const timer of pending) clearTimeout(timer);
-      pending.clear();
-    };
-  }, []);
+const NO_REACTIONS: FloatingReaction[] = [];
 
-  const addReaction = useCallback(
-    (emoji: string) => {
-      nextId.current += 1;
+function createReactionFeed(lifetimeMs: number) {
+  let reactions = NO_REACTIONS;
+  let nextId = 0;
+  let active = false;
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  const listeners = new Set<() => void>();
+  const set = (next: FloatingReaction[]) => {
+    reactions = next;
+    for (const listener of listeners) listener();
+  };
+  return {
+    subscribe(onChange: () => void) {
+      listeners.add(onChange);
+      return () => listeners.delete(onChange);
+    },
+    getSnapshot: () => reactions,
+    add(emoji: string) {
+      // Before mount or after unmount (a late timer of another component) nothing starts.
+      if (!active) return;
+      nextId += 1;
       const reaction: FloatingReaction = {
-        id: nextId.current,
+        id: nextId,
         emoji,
         startedAt: Date.now(),
         isMusic: emoji === '🎶',
         left: randomBetween(8, 82),
         drift: randomBetween(-40, 40),
       };
-      setReactions((current) => [...current.slice(-40), reaction]);
+      set([...reactions.slice(-40), reaction]);
       const timer = setTimeout(() => {
-        timers.current.delete(timer);
-        setReactions((current) => current.filter((r) => r.id !== reaction.id));
+        timers.delete(timer);
+        set(reactions.filter((r) => r.id !== reaction.id));
       }, lifetimeMs);
-      timers.current.add(timer);
+      timers.add(timer);
     },
-    [lifetimeMs],
-  );
+    start() {
+      active = true;
+    },
+    stop() {
+      active = false;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      set(NO_REACTIONS);
+    },
+  };
+}
 
-  return { reactions, addReaction };
+/**
+ * Reactions that float for `lifetimeMs` and then remove themselves; their timers die with the
+ * component. `reactions` goes to a ReactionLayer; `addReaction` is stable.
+ */
+export function useFloatingReactions(lifetimeMs: number): {
+  reactions: ReactionFeed;
+  addReaction: (emoji: string) => void;
+} {
+  const feed = useMemo(() => createReactionFeed(lifetimeMs), [lifetimeMs]);
+  useEffect(() => {
+    feed.start();
+    return () => feed.stop();
+  }, [feed]);
+  return { reactions: feed, addReaction: feed.add };
 }
 
 const pick = <T,>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
@@ -128,14 +164,15 @@ export function useEditionReactions(
 
 /** The rising emojis, drawn over whatever the layer's parent holds. */
 export function ReactionLayer({
-  reactions,
+  reactions: feed,
   lifetimeMs,
   className,
 }: {
-  reactions: FloatingReaction[];
+  reactions: ReactionFeed;
   lifetimeMs: number;
   className?: string;
 }) {
+  const reactions = useSyncExternalStore(feed.subscribe, feed.getSnapshot, feed.getSnapshot);
   return (
     <div aria-hidden="true" className={cn('pointer-events-none absolute inset-0 overflow-hidden', className)}>
       {reactions.map((reaction) => (

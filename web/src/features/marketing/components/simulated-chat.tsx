@@ -66,7 +66,9 @@ export function useSimulatedChat(): SimulatedChatMessage[] {
   return messages;
 }
 
-export function SimulatedChat({ messages }: { messages: SimulatedChatMessage[] }) {
+/** The demo chat, with its own messages: a new one re-renders the chat, not the page around it. */
+export function SimulatedChat() {
+  const messages = useSimulatedChat();
   return (
     <section
       aria-label="Live chat (demo)"

@@ -1,0 +1,95 @@
+import { errorBodySchema } from '@streamshop/contract/errors.ts';
+import { roomNameParamsSchema } from '@streamshop/contract/live.ts';
+import {
+  productRefBodySchema,
+  replayChaptersSchema,
+  roomShopSchema,
+  startOfferBodySchema,
+} from '@streamshop/contract/shop.ts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { notFound } from '../../platform/errors.ts';
+import type { RoomHub } from '../chat/room-hub.ts';
+import { findStreamByRoom } from '../streams/repo.ts';
+import { roomRunBy } from './access.ts';
+import { replayChapters } from './chapters.ts';
+import { addToLineup, endOffer, pin, removeFromLineup, startOffer, unpin } from './lineup.ts';
+import { loadRoomShop } from './room-shop.ts';
+
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+};
+const productParams = roomNameParamsSchema.extend({
+  productId: z.uuid({ error: 'productId must be a product id' }),
+});
+const shopResponse = { response: { 200: roomShopSchema, ...errors } };
+
+/** The room's shop: anyone can look; the seller and their moderators line up, pin and run offers. */
+export const shopRoutes: FastifyPluginAsyncZod<{ db: Db; hub: RoomHub }> = async (app, { db, hub }) => {
+  app.get(
+    '/api/streams/:name/shop',
+    { schema: { params: roomNameParamsSchema, ...shopResponse } },
+    async (request) => {
+      const stream = await findStreamByRoom(db, request.params.name);
+      if (!stream) throw notFound('Stream not found');
+      return loadRoomShop(db, stream.id);
+    },
+  );
+
+  app.get(
+    '/api/streams/:name/chapters',
+    { schema: { params: roomNameParamsSchema, response: { 200: replayChaptersSchema, ...errors } } },
+    async (request) => {
+      const stream = await findStreamByRoom(db, request.params.name);
+      if (!stream) throw notFound('Stream not found');
+      return { chapters: await replayChapters(db, stream.id) };
+    },
+  );
+
+  const runner = (name: string, userId: string | undefined) => roomRunBy(db, name, userId);
+
+  app.post(
+    '/api/streams/:name/lineup',
+    { schema: { params: roomNameParamsSchema, body: productRefBodySchema, ...shopResponse } },
+    async (request) =>
+      addToLineup(db, hub, await runner(request.params.name, request.user?.id), request.body.productId),
+  );
+  app.delete(
+    '/api/streams/:name/lineup/:productId',
+    { schema: { params: productParams, ...shopResponse } },
+    async (request) =>
+      removeFromLineup(
+        db,
+        hub,
+        await runner(request.params.name, request.user?.id),
+        request.params.productId,
+      ),
+  );
+  app.post(
+    '/api/streams/:name/pins',
+    { schema: { params: roomNameParamsSchema, body: productRefBodySchema, ...shopResponse } },
+    async (request) =>
+      pin(db, hub, await runner(request.params.name, request.user?.id), request.body.productId),
+  );
+  app.delete(
+    '/api/streams/:name/pins/:productId',
+    { schema: { params: productParams, ...shopResponse } },
+    async (request) =>
+      unpin(db, hub, await runner(request.params.name, request.user?.id), request.params.productId),
+  );
+  app.post(
+    '/api/streams/:name/offers',
+    { schema: { params: roomNameParamsSchema, body: startOfferBodySchema, ...shopResponse } },
+    async (request) => startOffer(db, hub, await runner(request.params.name, request.user?.id), request.body),
+  );
+  app.post(
+    '/api/streams/:name/offers/end',
+    { schema: { params: roomNameParamsSchema, ...shopResponse } },
+    async (request) => endOffer(db, hub, await runner(request.params.name, request.user?.id)),
+  );
+};

@@ -1,0 +1,321 @@
+import type { ServerMessage } from '@streamshop/contract/live.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { listProduct, payWithCard, signUpMany, stockOf } from '../../test/payments.ts';
+import { buildTestApp, listenOnLoopback, signUp, type TestApp } from '../../test/test-app.ts';
+
+let t: TestApp;
+let base: string;
+let seller: Awaited<ReturnType<typeof signUp>>;
+let viewer: Awaited<ReturnType<typeof signUp>>;
+
+beforeAll(async () => {
+  t = await buildTestApp({}, { autoEnd: false, paymentJobs: false });
+  base = await listenOnLoopback(t.app);
+  seller = await signUp(t.app);
+  viewer = await signUp(t.app);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const call = (method: 'GET' | 'POST' | 'DELETE', url: string, cookie?: string, payload?: object) =>
+  t.app.inject({ method, url, headers: cookie ? { cookie } : {}, ...(payload ? { payload } : {}) });
+
+async function newRoom(start = true): Promise<string> {
+  const created = await call('POST', '/api/rooms', seller.cookie, { title: 'Shop room' });
+  const room = created.json().roomName;
+  if (start) await call('POST', `/api/streams/${room}/start`, seller.cookie);
+  return room;
+}
+
+async function pinned(room: string, overrides: { priceCents?: number; stock?: number } = {}) {
+  const product = await listProduct(t, seller.cookie, { priceCents: 5000, stock: 5, ...overrides });
+  expect(
+    (await call('POST', `/api/streams/${room}/lineup`, seller.cookie, { productId: product.id })).statusCode,
+  ).toBe(200);
+  expect(
+    (await call('POST', `/api/streams/${room}/pins`, seller.cookie, { productId: product.id })).statusCode,
+  ).toBe(200);
+  return product;
+}
+
+function listen(room: string, cookie?: string) {
+  const socket = new WebSocket(`${base}/ws?room=${room}`, { headers: cookie ? { cookie } : {} });
+  const received: ServerMessage[] = [];
+  socket.on('message', (data) => received.push(JSON.parse(data.toString())));
+  const opened = new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  async function next<T extends ServerMessage['type']>(
+    type: T,
+    match: (m: Extract<ServerMessage, { type: T }>) => boolean = () => true,
+  ) {
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const found = received.find((m) => m.type === type && match(m as Extract<ServerMessage, { type: T }>));
+      if (found) return found as Extract<ServerMessage, { type: T }>;
+      if (Date.now() > deadline) throw new Error(`no ${type}; got ${JSON.stringify(received)}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return { socket, received, opened, next };
+}
+
+async function checkout(cookie: string, productId: string, body?: object) {
+  const response = await call('POST', `/api/checkout/${productId}`, cookie, body);
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json() as { clientSecret: string; amountCents: number };
+}
+
+describe('lineup and pins', () => {
+  it('lets the seller line up and pin their own products, and shows them to everyone', async () => {
+    const room = await newRoom();
+    const watcher = listen(room);
+    await watcher.opened;
+    const product = await pinned(room);
+    const shop = (await call('GET', `/api/streams/${room}/shop`)).json();
+    expect(shop.lineup.map((p: { id: string }) => p.id)).toEqual([product.id]);
+    expect(shop.pinned).toEqual([product.id]);
+    expect(shop.offer).toBeNull();
+    const event = await watcher.next('shop', (m) => m.shop.pinned.includes(product.id));
+    expect(event.shop.lineup[0]).toMatchObject({ id: product.id, priceCents: 5000, stock: 5 });
+    watcher.socket.close();
+  });
+
+  it('refuses strangers (403), signed-out visitors (401) and another seller’s product (404)', async () => {
+    const room = await newRoom();
+    const product = await listProduct(t, seller.cookie);
+    expect(
+      (await call('POST', `/api/streams/${room}/lineup`, viewer.cookie, { productId: product.id }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (await call('POST', `/api/streams/${room}/lineup`, undefined, { productId: product.id })).statusCode,
+    ).toBe(401);
+    const foreign = await listProduct(t, viewer.cookie);
+    expect(
+      (await call('POST', `/api/streams/${room}/lineup`, seller.cookie, { productId: foreign.id }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await call('POST', `/api/streams/${room}/lineup`, seller.cookie, { productId: 'nope' })).statusCode,
+    ).toBe(400);
+    expect(
+      (await call('POST', '/api/streams/no-such-room-7/pins', seller.cookie, { productId: product.id }))
+        .statusCode,
+    ).toBe(404);
+    await call('POST', `/api/streams/${room}/lineup`, seller.cookie, { productId: product.id });
+    expect(
+      (await call('POST', `/api/streams/${room}/pins`, viewer.cookie, { productId: product.id })).statusCode,
+    ).toBe(403);
+    expect((await call('DELETE', `/api/streams/${room}/pins/${product.id}`, viewer.cookie)).statusCode).toBe(
+      403,
+    );
+    expect((await call('POST', `/api/streams/${room}/offers/end`, viewer.cookie)).statusCode).toBe(403);
+  });
+
+  it('lets a moderator the seller appointed pin', async () => {
+    const room = await newRoom();
+    const moderator = await signUp(t.app);
+    await t.database.pool.query('insert into seller_moderators (owner_id, user_id) values ($1, $2)', [
+      seller.user.id,
+      moderator.user.id,
+    ]);
+    const product = await listProduct(t, seller.cookie);
+    expect(
+      (await call('POST', `/api/streams/${room}/lineup`, moderator.cookie, { productId: product.id }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await call('POST', `/api/streams/${room}/pins`, moderator.cookie, { productId: product.id }))
+        .statusCode,
+    ).toBe(200);
+  });
+
+  it('pins only lined-up products, at most 3 at once', async () => {
+    const room = await newRoom();
+    const loose = await listProduct(t, seller.cookie);
+    const notLined = await call('POST', `/api/streams/${room}/pins`, seller.cookie, { productId: loose.id });
+    expect(notLined.statusCode).toBe(400);
+    const three = [await pinned(room), await pinned(room), await pinned(room)];
+    const fourth = await listProduct(t, seller.cookie);
+    await call('POST', `/api/streams/${room}/lineup`, seller.cookie, { productId: fourth.id });
+    const refused = await call('POST', `/api/streams/${room}/pins`, seller.cookie, { productId: fourth.id });
+    expect(refused.statusCode).toBe(409);
+    const unpinned = await call('DELETE', `/api/streams/${room}/pins/${three[0]?.id}`, seller.cookie);
+    expect(unpinned.json().pinned).toHaveLength(2);
+    expect(
+      (await call('POST', `/api/streams/${room}/pins`, seller.cookie, { productId: fourth.id })).statusCode,
+    ).toBe(200);
+  });
+});
+
+describe('live offers', () => {
+  it('checks the window, the price and the units, and runs one at a time', async () => {
+    const notLive = await newRoom(false);
+    const early = await pinned(notLive);
+    const offer = (room: string, body: object) =>
+      call('POST', `/api/streams/${room}/offers`, seller.cookie, body);
+    const good = { priceCents: 3000, quantity: 2, durationSec: 60 };
+    expect((await offer(notLive, { productId: early.id, ...good })).statusCode).toBe(409);
+
+    const room = await newRoom();
+    const product = await pinned(room);
+    for (const bad of [
+      { priceCents: 5000 },
+      { quantity: 6 },
+      { durationSec: 9 },
+      { durationSec: 301 },
+      { priceCents: 0 },
+    ]) {
+      const response = await offer(room, { productId: product.id, ...good, ...bad });
+      expect(response.statusCode, JSON.stringify(bad)).toBe(400);
+    }
+    const started = await offer(room, { productId: product.id, ...good });
+    expect(started.statusCode).toBe(200);
+    const running = started.json().offer;
+    expect(running).toMatchObject({ productId: product.id, priceCents: 3000, quantity: 2, remaining: 2 });
+    expect(Date.parse(running.endsAt) - Date.parse(started.json().serverNow)).toBeGreaterThan(58_000);
+    expect((await offer(room, { productId: product.id, ...good })).statusCode).toBe(409);
+    const ended = await call('POST', `/api/streams/${room}/offers/end`, seller.cookie);
+    expect(ended.json().offer).toBeNull();
+  });
+
+  it('charges the offer price to sessions opened in the window, while units last, and only in the room', async () => {
+    const room = await newRoom();
+    const product = await pinned(room);
+    await call('POST', `/api/streams/${room}/offers`, seller.cookie, {
+      productId: product.id,
+      priceCents: 2500,
+      quantity: 1,
+      durationSec: 60,
+    });
+    const [a, b, c] = await signUpMany(t, 3);
+    if (!a || !b || !c) throw new Error('no buyers');
+    expect((await checkout(c.cookie, product.id)).amountCents).toBe(5000); // not from the room
+    const inWindow = await checkout(a.cookie, product.id, { roomName: room });
+    expect(inWindow.amountCents).toBe(2500);
+    // The one offer unit is held by A: B pays the regular price.
+    expect((await checkout(b.cookie, product.id, { roomName: room })).amountCents).toBe(5000);
+
+    // The window closes before A pays: A still pays the price their session was opened at.
+    await t.database.pool.query(
+      `update stream_offers set ends_at = now() - interval '1 second' where product_id = $1`,
+      [product.id],
+    );
+    expect((await payWithCard(t.app, inWindow.clientSecret)).json().status).toBe('succeeded');
+    const order = await t.database.pool.query(
+      'select amount_cents, during_live from orders where product_id = $1 and buyer_id = (select user_id from payments where client_secret = $2)',
+      [product.id, inWindow.clientSecret],
+    );
+    expect(order.rows[0]).toEqual({ amount_cents: 2500, during_live: true });
+    const [late] = await signUpMany(t, 1);
+    if (!late) throw new Error('no buyer');
+    expect((await checkout(late.cookie, product.id, { roomName: room })).amountCents).toBe(5000);
+  });
+
+  it('refuses a room of another seller, and an unknown room', async () => {
+    const product = await listProduct(t, seller.cookie);
+    const otherRoom = (await call('POST', '/api/rooms', viewer.cookie, { title: 'Other' })).json().roomName;
+    const [buyer] = await signUpMany(t, 1);
+    if (!buyer) throw new Error('no buyer');
+    const foreign = await call('POST', `/api/checkout/${product.id}`, buyer.cookie, { roomName: otherRoom });
+    expect(foreign.statusCode).toBe(400);
+    const unknown = await call('POST', `/api/checkout/${product.id}`, buyer.cookie, {
+      roomName: 'no-such-room-3',
+    });
+    expect(unknown.statusCode).toBe(404);
+    const bad = await call('POST', `/api/checkout/${product.id}`, buyer.cookie, { roomName: 'Bad Name!' });
+    expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe('purchase moments', () => {
+  it('posts the purchase in the room’s chat and pushes the stock left to every viewer', async () => {
+    const room = await newRoom();
+    const product = await pinned(room, { stock: 3 });
+    const watcher = listen(room);
+    await watcher.opened;
+    const [named, shy] = await signUpMany(t, 2);
+    if (!named || !shy) throw new Error('no buyers');
+    const first = await checkout(named.cookie, product.id, { roomName: room });
+    await payWithCard(t.app, first.clientSecret);
+    const line = await watcher.next('chat_message', (m) => m.kind === 'purchase');
+    expect(line.message).toMatch(/^@\S+ just bought Blue Note first pressing$/);
+    const firstStock = await watcher.next('stock', (m) => m.productId === product.id);
+    expect(firstStock.stock).toBe(2);
+
+    // The buyer first opens the sheet showing their name, then unticks it: the latest choice counts.
+    await checkout(shy.cookie, product.id, { roomName: room });
+    const second = await checkout(shy.cookie, product.id, { roomName: room, showBuyer: false });
+    await payWithCard(t.app, second.clientSecret);
+    await watcher.next('chat_message', (m) => m.message === 'Someone just bought Blue Note first pressing');
+    const secondStock = await watcher.next('stock', (m) => m.stock === 1);
+    // Newer stock carries a higher version, so a client can drop an event that arrives late.
+    expect(secondStock.version).toBeGreaterThan(firstStock.version);
+    expect(await stockOf(t, product.id)).toBe(1);
+    // The purchase lines are part of the room's history and of the replay's chat.
+    const replay = (await call('GET', `/api/streams/${room}/chat-replay`)).json();
+    expect(replay.messages.filter((m: { kind?: string }) => m.kind === 'purchase')).toHaveLength(2);
+    watcher.socket.close();
+  });
+
+  it('refuses a viewer who sends shop events of their own, and passes nothing on', async () => {
+    const room = await newRoom();
+    const product = await pinned(room);
+    const watcher = listen(room);
+    const spoofer = listen(room, viewer.cookie);
+    await Promise.all([watcher.opened, spoofer.opened]);
+    await spoofer.next('chat_history');
+    for (const spoof of [
+      { type: 'stock', productId: product.id, stock: 0 },
+      { type: 'shop', shop: { lineup: [], pinned: [], offer: null, serverNow: new Date().toISOString() } },
+      { type: 'pin', productId: product.id },
+    ]) {
+      spoofer.socket.send(JSON.stringify(spoof));
+      await spoofer.next('error', () => true);
+      spoofer.received.length = 0;
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    expect(watcher.received.filter((m) => m.type === 'stock' || m.type === 'shop')).toEqual([]);
+    expect((await call('GET', `/api/streams/${room}/shop`)).json().pinned).toEqual([product.id]);
+    watcher.socket.close();
+    spoofer.socket.close();
+  });
+});
+
+describe('shoppable replays', () => {
+  it('gives each pin as a chapter with its moment, and sells from the replay at the regular price', async () => {
+    const room = await newRoom();
+    await t.database.pool.query(
+      `update streams set started_at = now() - interval '60 seconds' where room_name = $1`,
+      [room],
+    );
+    const first = await pinned(room);
+    await call('DELETE', `/api/streams/${room}/pins/${first.id}`, seller.cookie);
+    const second = await pinned(room);
+    await call('POST', `/api/streams/${room}/end`, seller.cookie);
+
+    const { chapters } = (await call('GET', `/api/streams/${room}/chapters`)).json();
+    expect(chapters.map((c: { product: { id: string } }) => c.product.id)).toEqual([first.id, second.id]);
+    expect(chapters[0].startSec).toBeGreaterThanOrEqual(59);
+    expect(chapters[0].endSec).toBeGreaterThanOrEqual(chapters[0].startSec);
+    expect(chapters[1].endSec).not.toBeNull(); // closed by the end of the stream
+
+    const [buyer] = await signUpMany(t, 1);
+    if (!buyer) throw new Error('no buyer');
+    const session = await checkout(buyer.cookie, second.id, { roomName: room });
+    expect(session.amountCents).toBe(5000);
+    await payWithCard(t.app, session.clientSecret);
+    const order = await t.database.pool.query(
+      'select during_live, stream_id is not null as from_stream from orders where product_id = $1',
+      [second.id],
+    );
+    expect(order.rows[0]).toEqual({ during_live: false, from_stream: true });
+    expect(
+      (await call('POST', `/api/streams/${room}/pins`, seller.cookie, { productId: first.id })).statusCode,
+    ).toBe(409);
+  });
+});

@@ -1,0 +1,140 @@
+import { formatCents } from '@streamshop/contract/money.ts';
+import type { LiveOffer, RoomProduct } from '@streamshop/contract/shop.ts';
+import { ShoppingBag, Timer } from 'lucide-react';
+import { useState } from 'react';
+import { Badge } from '../../components/ui/badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
+import { formatCountdown } from '../live/countdown.ts';
+import { offerSecondsLeft, priceNow, runningOffer } from './offer-clock.ts';
+import {
+  type CheckoutRequest,
+  checkoutRequest,
+  ProductThumb,
+  RoomCheckoutSheet,
+} from './room-checkout-sheet.tsx';
+import { pinnedProducts, type ShopState } from './shop-state.ts';
+import { useServerNow } from './use-room-shop.ts';
+
+/** '3 left' or 'Sold Out', from the stock the room last heard of. */
+export function StockNote({ stock }: { stock: number }) {
+  return stock > 0 ? (
+    <span className="text-muted-foreground text-xs" data-testid="pinned-product-stock">
+      {stock.toLocaleString('en-US')} left
+    </span>
+  ) : (
+    <Badge variant="destructive" data-testid="pinned-product-stock">
+      Sold Out
+    </Badge>
+  );
+}
+
+function PinnedProductCard({
+  product,
+  offer,
+  serverNowMs,
+  canBuy,
+  onBuy,
+}: {
+  product: RoomProduct;
+  offer: LiveOffer | null;
+  serverNowMs: number;
+  canBuy: boolean;
+  onBuy: () => void;
+}) {
+  const price = priceNow(product, offer);
+  return (
+    <Card
+      className="flex items-center gap-2.5 bg-card/90 p-2 shadow-lg shadow-black/40 backdrop-blur"
+      data-testid="pinned-product"
+    >
+      <ProductThumb product={product} size="sm" />
+      <div className="flex min-w-0 flex-1 flex-col gap-0.5">
+        <p
+          className="truncate font-semibold text-sm"
+          title={product.title}
+          data-testid="pinned-product-title"
+        >
+          {product.title}
+        </p>
+        <p className="flex flex-wrap items-baseline gap-x-1.5 text-sm">
+          <span
+            className={price.offer ? 'font-bold text-primary' : 'font-bold'}
+            data-testid="pinned-product-price"
+          >
+            {formatCents(price.priceCents)}
+          </span>
+          {price.regularCents !== null ? (
+            <s className="text-muted-foreground text-xs" data-testid="pinned-product-regular-price">
+              <span className="sr-only">Regular price </span>
+              {formatCents(price.regularCents)}
+            </s>
+          ) : null}
+        </p>
+        <p className="flex flex-wrap items-center gap-x-2 gap-y-0.5 text-xs">
+          {price.offer ? (
+            <>
+              <Badge className="gap-1 px-1.5 py-0 tabular-nums" data-testid="offer-countdown">
+                <Timer className="size-3" aria-hidden="true" />
+                <span className="sr-only">Offer ends in </span>
+                {formatCountdown(offerSecondsLeft(price.offer, serverNowMs))}
+              </Badge>
+              <span className="text-muted-foreground" data-testid="offer-remaining">
+                {price.offer.remaining} at this price
+              </span>
+            </>
+          ) : null}
+          <StockNote stock={product.stock} />
+        </p>
+      </div>
+      {canBuy ? (
+        <Button size="sm" onClick={onBuy} disabled={product.stock <= 0} data-testid="buy-now">
+          <ShoppingBag aria-hidden="true" />
+          Buy Now<span className="sr-only">: {product.title}</span>
+        </Button>
+      ) : null}
+    </Card>
+  );
+}
+
+/**
+ * The products the seller has pinned, each with Buy Now in a sheet, so buying never leaves the
+ * stream. Placed by the caller (over the video's corner, or under it).
+ */
+export function PinnedProducts({
+  roomName,
+  shop,
+  canBuy,
+  className,
+}: {
+  roomName: string;
+  shop: ShopState;
+  /** False for the seller (who cannot buy their own product). */
+  canBuy: boolean;
+  className?: string;
+}) {
+  const [request, setRequest] = useState<CheckoutRequest | null>(null);
+  const serverNowMs = useServerNow(shop, Boolean(shop?.offer));
+  const pinned = pinnedProducts(shop);
+  const offer = runningOffer(shop, serverNowMs);
+  if (pinned.length === 0) return null;
+
+  return (
+    <section aria-label="Shop this stream" className={className} data-testid="pinned-products">
+      <ul className="grid grid-cols-1 gap-2">
+        {pinned.map((product) => (
+          <li key={product.id}>
+            <PinnedProductCard
+              product={product}
+              offer={offer}
+              serverNowMs={serverNowMs}
+              canBuy={canBuy}
+              onBuy={() => setRequest(checkoutRequest(product))}
+            />
+          </li>
+        ))}
+      </ul>
+      <RoomCheckoutSheet roomName={roomName} request={request} onClose={() => setRequest(null)} />
+    </section>
+  );
+}

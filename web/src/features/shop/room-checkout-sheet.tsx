@@ -1,0 +1,270 @@
+import { formatCents } from '@streamshop/contract/money.ts';
+import type { RoomProduct } from '@streamshop/contract/shop.ts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { AlertCircle, ImageOff, LogIn, PackageX, RotateCw, ShieldCheck } from 'lucide-react';
+import { type ReactNode, useId, useState } from 'react';
+import { Link } from 'react-router';
+import { Badge } from '../../components/ui/badge.tsx';
+import { Button, buttonClasses } from '../../components/ui/button.tsx';
+import { Sheet, SheetContent, SheetDescription, SheetTitle } from '../../components/ui/sheet.tsx';
+import { toast } from '../../components/ui/use-toast.ts';
+import { errorMessage, parseApiError } from '../../lib/api.ts';
+import { useAuth } from '../auth/use-auth.ts';
+import { invalidateAfterPurchase } from '../checkout/api.ts';
+import { checkoutTotals } from '../checkout/checkout-totals.ts';
+import { ReservationNote, SummaryLine } from '../checkout/order-summary-parts.tsx';
+import { PaymentForm, PaymentFormSkeleton } from '../payments/payment-form.tsx';
+import { roomCheckoutQueryOptions } from './api.ts';
+
+/** What the room asks the sheet to sell: the product and a number unique to this opening. */
+export interface CheckoutRequest {
+  product: RoomProduct;
+  opening: number;
+}
+
+let openings = 0;
+/** A new request per Buy Now, so each opening of the sheet asks the server for its own session. */
+export const checkoutRequest = (product: RoomProduct): CheckoutRequest => {
+  openings += 1;
+  return { product, opening: openings };
+};
+
+export function ProductThumb({
+  product,
+  size = 'md',
+}: {
+  product: Pick<RoomProduct, 'imageUrl'>;
+  size?: 'sm' | 'md';
+}) {
+  const box = size === 'sm' ? 'size-12' : 'size-16';
+  return (
+    <div className={`${box} flex shrink-0 items-center justify-center overflow-hidden rounded-md bg-muted`}>
+      {product.imageUrl ? (
+        <img
+          src={product.imageUrl}
+          alt=""
+          width={64}
+          height={64}
+          decoding="async"
+          className="size-full object-cover"
+        />
+      ) : (
+        <ImageOff className="size-5 text-muted-foreground" aria-hidden="true" />
+      )}
+    </div>
+  );
+}
+
+function SignInToBuy() {
+  return (
+    <div className="grid gap-3 rounded-lg border border-border p-4" data-testid="checkout-sign-in">
+      <p className="flex items-center gap-2 font-medium">
+        <LogIn className="size-4 text-primary" aria-hidden="true" />
+        Sign in to buy
+      </p>
+      <p className="text-muted-foreground text-sm">
+        You need an account to pay. The stream keeps going while you sign in in another tab.
+      </p>
+      <div className="flex flex-wrap gap-2">
+        <Link to="/signin" target="_blank" className={buttonClasses({ size: 'sm' })}>
+          Sign in
+        </Link>
+        <Link to="/signup" target="_blank" className={buttonClasses({ size: 'sm', variant: 'outline' })}>
+          Create an account
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+/** The sheet's body, mounted per opening: its session, the name choice and the card form. */
+function CheckoutBody({
+  roomName,
+  request,
+  fromReplay,
+  onPaid,
+}: {
+  roomName: string;
+  request: CheckoutRequest;
+  fromReplay: boolean;
+  onPaid: () => void;
+}) {
+  const { product } = request;
+  const { user, isLoading } = useAuth();
+  const queryClient = useQueryClient();
+  const [showBuyer, setShowBuyer] = useState(true);
+  const showBuyerId = useId();
+  const session = useQuery({
+    ...roomCheckoutQueryOptions({ productId: product.id, roomName, showBuyer, opening: request.opening }),
+    enabled: user !== null,
+  });
+
+  const paid = () => {
+    toast({ title: 'Payment Successful', description: `Thank you! ${product.title} is in your orders.` });
+    void invalidateAfterPurchase(queryClient);
+    void queryClient.invalidateQueries({ queryKey: ['/api/streams', roomName, 'chapters'] });
+    onPaid();
+  };
+  const failed = (message: string) =>
+    toast({ title: 'Payment Failed', description: message, variant: 'destructive' });
+
+  const productLine = (
+    <div className="flex gap-3">
+      <ProductThumb product={product} />
+      <div className="min-w-0 flex-1">
+        <p className="font-semibold leading-snug" data-testid="room-checkout-title">
+          {product.title}
+        </p>
+        <Badge variant="secondary" className="mt-1">
+          {product.condition.toUpperCase()}
+        </Badge>
+      </div>
+    </div>
+  );
+
+  if (isLoading) return <PaymentFormSkeleton />;
+  if (!user) {
+    return (
+      <>
+        {productLine}
+        <SignInToBuy />
+      </>
+    );
+  }
+
+  let body: ReactNode;
+  if (session.isError) {
+    const soldOut = parseApiError(session.error).status === 409;
+    body = (
+      <div className="grid justify-items-start gap-3" role="alert" data-testid="room-checkout-error">
+        <p className="flex items-start gap-2 text-sm">
+          {soldOut ? (
+            <PackageX className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
+          ) : (
+            <AlertCircle className="mt-0.5 size-4 shrink-0 text-destructive" aria-hidden="true" />
+          )}
+          {errorMessage(session.error, 'Secure payment could not be set up. Please try again.')}
+        </p>
+        <Button variant="outline" size="sm" onClick={() => session.refetch()}>
+          <RotateCw aria-hidden="true" />
+          {soldOut ? 'Check again' : 'Try again'}
+        </Button>
+      </div>
+    );
+  } else if (!session.data) {
+    body = (
+      <div className="grid gap-3" data-testid="room-checkout-loading">
+        <p className="text-muted-foreground text-sm">Setting up secure payment…</p>
+        <PaymentFormSkeleton />
+      </div>
+    );
+  } else {
+    const totals = checkoutTotals(session.data.amountCents);
+    const offerPrice = session.data.amountCents < product.priceCents;
+    body = (
+      <>
+        <dl className="grid gap-2 border-border border-t pt-4" data-testid="room-checkout-summary">
+          {offerPrice ? (
+            <div className="flex justify-between text-sm">
+              <dt className="text-muted-foreground">Regular price</dt>
+              <dd className="text-muted-foreground tabular-nums line-through">
+                {formatCents(product.priceCents)}
+              </dd>
+            </div>
+          ) : null}
+          <SummaryLine label="Subtotal" cents={totals.subtotalCents} />
+          <SummaryLine label="Processing fee" cents={totals.processingFeeCents} />
+          <SummaryLine label="Total" cents={totals.totalCents} strong />
+        </dl>
+        {offerPrice ? (
+          <p className="text-primary text-sm" data-testid="room-checkout-offer">
+            Live offer price, held for you while you pay.
+          </p>
+        ) : null}
+        <ReservationNote reservedUntil={session.data.reservedUntil} />
+        <PaymentForm
+          key={session.data.clientSecret}
+          clientSecret={session.data.clientSecret}
+          submitLabel={`Pay ${formatCents(session.data.amountCents)}`}
+          onSuccess={paid}
+          onFailure={failed}
+        />
+      </>
+    );
+  }
+
+  return (
+    <>
+      {productLine}
+      {fromReplay ? null : (
+        <div className="flex items-start gap-2">
+          <input
+            id={showBuyerId}
+            type="checkbox"
+            className="mt-0.5 size-4 accent-primary"
+            checked={showBuyer}
+            disabled={session.isFetching}
+            onChange={(event) => setShowBuyer(event.target.checked)}
+            data-testid="room-checkout-show-buyer"
+          />
+          <label htmlFor={showBuyerId} className="text-sm leading-tight">
+            Show my name in the chat
+            <span className="block text-muted-foreground text-xs">
+              Otherwise the chat says “Someone just bought {product.title}”.
+            </span>
+          </label>
+        </div>
+      )}
+      {body}
+    </>
+  );
+}
+
+/**
+ * Buy Now inside the room: a sheet over the page, so the stream (or the replay) keeps playing
+ * underneath. The order counts for the room (or its replay) through `roomName`.
+ */
+export function RoomCheckoutSheet({
+  roomName,
+  request,
+  fromReplay = false,
+  onClose,
+}: {
+  roomName: string;
+  request: CheckoutRequest | null;
+  fromReplay?: boolean;
+  onClose: () => void;
+}) {
+  return (
+    <Sheet
+      open={request !== null}
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+    >
+      {request ? (
+        <SheetContent
+          side="right"
+          className="w-[28rem] max-w-[92vw]"
+          closeLabel="Close checkout"
+          // Light, so the stream stays watchable behind the sheet.
+          overlayClassName="bg-black/30"
+          data-testid="room-checkout"
+        >
+          <div className="pr-8">
+            <SheetTitle className="flex items-center gap-2">
+              <ShieldCheck className="size-5 text-primary" aria-hidden="true" />
+              Checkout
+            </SheetTitle>
+            <SheetDescription>
+              {fromReplay
+                ? 'Buy from the replay. It keeps playing while you pay.'
+                : 'Pay without leaving the stream. It keeps playing while you pay.'}
+            </SheetDescription>
+          </div>
+          <CheckoutBody roomName={roomName} request={request} fromReplay={fromReplay} onPaid={onClose} />
+        </SheetContent>
+      ) : null}
+    </Sheet>
+  );
+}
