@@ -10,6 +10,7 @@ import {
   SIGNED_OUT_PROBE,
   type WatchedPage,
 } from './browser.ts';
+import { expectToast } from './page-checks.ts';
 import { startServer } from './server.ts';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
@@ -45,12 +46,6 @@ async function signUp(page: Page, account: Account) {
   await fillSignUp(page, account);
   await page.getByTestId('signup-submit').click();
   await page.waitForURL(url('/dashboard'));
-}
-
-async function expectToast(page: Page, title: string, description?: string) {
-  const toast = page.getByTestId('toast').filter({ hasText: title });
-  await toast.waitFor();
-  if (description) expect(await toast.textContent()).toContain(description);
 }
 
 /** The signed-out probe fails with 401 on purpose; anything else is a bug. */

@@ -11,6 +11,7 @@ import {
   SIGNED_OUT_PROBE,
   type WatchedPage,
 } from './browser.ts';
+import { expectToast, waitForVideoFrame } from './page-checks.ts';
 import { startServer } from './server.ts';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
@@ -44,24 +45,6 @@ async function newPage(): Promise<WatchedPage> {
 const url = (path: string) => new URL(path, server.url).toString();
 
 const signUp = (page: Page) => signUpThroughForm(page, 'live');
-
-async function expectToast(page: Page, title: string, description?: string) {
-  const toast = page.getByTestId('toast').filter({ hasText: title });
-  await toast.waitFor();
-  if (description) expect(await toast.textContent()).toContain(description);
-}
-
-/** Resolves when the <video> has a decoded frame (readyState >= 2 and a width). */
-async function waitForVideoFrame(page: Page, testId: string, timeout: number) {
-  await page.waitForFunction(
-    (id) => {
-      const video = document.querySelector<HTMLVideoElement>(`[data-testid="${id}"]`);
-      return !!video && video.readyState >= 2 && video.videoWidth > 0;
-    },
-    testId,
-    { timeout },
-  );
-}
 
 async function chatTexts(page: Page): Promise<string[]> {
   return page.getByTestId('chat-message-text').allTextContents();

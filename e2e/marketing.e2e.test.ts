@@ -8,6 +8,7 @@ import {
   type WatchedPage,
 } from './browser.ts';
 import { CARD, payWithCard } from './cards.ts';
+import { expectToast } from './page-checks.ts';
 import { startServer } from './server.ts';
 
 let server: Awaited<ReturnType<typeof startServer>>;
@@ -35,12 +36,6 @@ const newEmail = () => {
   emailCount += 1;
   return `fan_${Date.now().toString(36)}_${emailCount}@example.com`;
 };
-
-async function expectToast(page: Page, title: string, description?: string) {
-  const toast = page.getByTestId('toast').filter({ hasText: title });
-  await toast.waitFor({ timeout: 10_000 });
-  if (description) expect(await toast.textContent()).toContain(description);
-}
 
 /** The signed-out probe fails with 401 on purpose; anything else is a bug. */
 const signedOut: ExpectedFailure[] = [SIGNED_OUT_PROBE];
@@ -342,7 +337,9 @@ describe('beta sign-up on /stream-disc', { timeout: 60_000 }, () => {
     await page.getByTestId('join-beta-button').click();
     await page.getByTestId('beta-email').fill(email.toUpperCase());
     await page.getByTestId('beta-submit').click();
-    await expectToast(page, 'Signup failed', 'This email is already registered for beta access!');
+    await expectToast(page, 'Signup failed', 'This email is already registered for beta access!', {
+      timeout: 10_000,
+    });
     watched.expectNoErrors([...signedOut, { status: 409, path: '/api/beta-signup' }]);
   });
 });
@@ -382,7 +379,7 @@ describe('disc order form', { timeout: 60_000 }, () => {
     await success.waitFor();
     expect(await success.textContent()).toContain('BOOM!');
     expect(await success.textContent()).toContain('Order Received!');
-    await expectToast(page, 'Order Received!');
+    await expectToast(page, 'Order Received!', undefined, { timeout: 10_000 });
     watched.expectNoErrors(signedOut);
   });
 });
@@ -423,7 +420,7 @@ describe('the $1 reservation on /stream-disc', { timeout: 60_000 }, () => {
     expect(await page.getByTestId('hosted-payment').textContent()).toContain('$1.00');
     await payWithCard(page, CARD.success);
     await page.waitForURL(/\/stream-disc/);
-    await expectToast(page, 'Pre-Order Successful!');
+    await expectToast(page, 'Pre-Order Successful!', undefined, { timeout: 10_000 });
     await page.waitForFunction(() => !window.location.search.includes('preorder'));
     watched.expectNoErrors(signedOut);
   });
@@ -439,7 +436,7 @@ describe('the $1 reservation on /stream-disc', { timeout: 60_000 }, () => {
     await page.getByTestId('reservation-submit').click();
     await page.waitForURL(/\/pay\//);
     await page.getByTestId('hosted-payment-cancel').click();
-    await expectToast(page, 'Pre-Order Cancelled');
+    await expectToast(page, 'Pre-Order Cancelled', undefined, { timeout: 10_000 });
     watched.expectNoErrors(signedOut);
   });
 });
@@ -449,7 +446,7 @@ describe('return from the pre-order checkout', { timeout: 60_000 }, () => {
     const watched = await newPage();
     const { page } = watched;
     await page.goto('/stream-disc?preorder=success');
-    await expectToast(page, 'Pre-Order Successful!');
+    await expectToast(page, 'Pre-Order Successful!', undefined, { timeout: 10_000 });
     await page.waitForFunction(() => !window.location.search.includes('preorder'));
     expect(new URL(page.url()).pathname).toBe('/stream-disc');
     watched.expectNoErrors(signedOut);
@@ -459,7 +456,7 @@ describe('return from the pre-order checkout', { timeout: 60_000 }, () => {
     const watched = await newPage();
     const { page } = watched;
     await page.goto('/stream-disc?preorder=cancelled');
-    await expectToast(page, 'Pre-Order Cancelled');
+    await expectToast(page, 'Pre-Order Cancelled', undefined, { timeout: 10_000 });
     await page.waitForFunction(() => !window.location.search.includes('preorder'));
     watched.expectNoErrors(signedOut);
   });

@@ -12,6 +12,7 @@ import {
   SIGNED_OUT_PROBE,
   type WatchedPage,
 } from './browser.ts';
+import { expectToast } from './page-checks.ts';
 import { startServer } from './server.ts';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
@@ -75,10 +76,6 @@ async function expectNoSeriousA11yProblems(page: Page) {
 }
 
 const signUp = (page: Page) => signUpThroughForm(page, 'mk');
-
-async function expectToast(page: Page, title: string) {
-  await page.getByTestId('toast').filter({ hasText: title }).waitFor();
-}
 
 /** A 1x1 PNG for the upload field. */
 const TINY_PNG = Buffer.from(

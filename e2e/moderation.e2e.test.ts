@@ -9,6 +9,7 @@ import {
   SIGNED_OUT_PROBE,
   type WatchedPage,
 } from './browser.ts';
+import { expectToast } from './page-checks.ts';
 import { startServer } from './server.ts';
 
 let server: Awaited<ReturnType<typeof startServer>>;
@@ -34,10 +35,6 @@ async function newPage(): Promise<WatchedPage> {
   const watched = await openPage(browser, { baseURL: server.url, bypassCSP: true });
   pages.push(watched);
   return watched;
-}
-
-async function expectToast(page: Page, title: string) {
-  await page.getByTestId('toast').filter({ hasText: title }).waitFor();
 }
 
 async function sendChat(page: Page, text: string) {

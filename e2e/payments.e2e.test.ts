@@ -13,6 +13,7 @@ import {
   type WatchedPage,
 } from './browser.ts';
 import { CARD, payWithCard } from './cards.ts';
+import { expectToast } from './page-checks.ts';
 import { startServer } from './server.ts';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
@@ -72,12 +73,6 @@ const signedOutBeforeSignUp: ExpectedFailure[] = [SIGNED_OUT_PROBE];
 async function expectNoSeriousA11yProblems(page: Page) {
   const problems = seriousViolations(await scanWithAxe(page));
   expect(problems, problems.join('\n')).toEqual([]);
-}
-
-async function expectToast(page: Page, title: string, description?: string) {
-  const toast = page.getByTestId('toast').filter({ hasText: title });
-  await toast.waitFor();
-  if (description) expect(await toast.textContent()).toContain(description);
 }
 
 async function openCheckout(page: Page, product: Product) {

@@ -13,6 +13,7 @@ import {
   type WatchedPage,
 } from './browser.ts';
 import { CARD, payWithCard } from './cards.ts';
+import { expectToast, waitForVideoFrame } from './page-checks.ts';
 import { startServer } from './server.ts';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
@@ -61,24 +62,6 @@ async function newPage(): Promise<WatchedPage> {
   const watched = await openPage(browser, { baseURL: server.url });
   pages.push(watched);
   return watched;
-}
-
-async function expectToast(page: Page, title: string, description?: string) {
-  const toast = page.getByTestId('toast').filter({ hasText: title });
-  await toast.waitFor();
-  if (description) expect(await toast.textContent()).toContain(description);
-}
-
-/** Resolves when the <video> has a decoded frame (readyState >= 2 and a width). */
-async function waitForVideoFrame(page: Page, testId: string, timeout: number) {
-  await page.waitForFunction(
-    (id) => {
-      const video = document.querySelector<HTMLVideoElement>(`[data-testid="${id}"]`);
-      return !!video && video.readyState >= 2 && video.videoWidth > 0;
-    },
-    testId,
-    { timeout },
-  );
 }
 
 /** The video's position now, and whether it is playing. */
