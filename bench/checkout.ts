@@ -48,6 +48,7 @@ import {
   type AppServer,
   type Client,
   card,
+  cliFlags,
   countBy,
   cpuSeconds,
   createStorage,
@@ -82,15 +83,7 @@ interface Options {
 }
 
 function parseOptions(argv: string[]): Options {
-  const value = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-  const number = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = value(name);
-    if (raw === undefined) return fallback;
-    const n = Number(raw.replaceAll('_', ''));
-    if (!Number.isInteger(n) || n < min || n > max)
-      throw new Error(`--${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
-    return n;
-  };
+  const { value, number } = cliFlags(argv);
   const buyers = number('buyers', DEFAULTS.buyers, 1, 5000);
   const databaseUrl = value('database-url') || process.env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl))

@@ -64,6 +64,7 @@ import {
   type Client,
   card,
   client,
+  cliFlags,
   closeSockets,
   countBy,
   cpuSeconds,
@@ -121,15 +122,7 @@ interface Options {
 }
 
 function parseOptions(argv: string[]): Options {
-  const value = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-  const number = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = value(name);
-    if (raw === undefined) return fallback;
-    const n = Number(raw.replaceAll('_', ''));
-    if (!Number.isInteger(n) || n < min || n > max)
-      throw new Error(`--${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
-    return n;
-  };
+  const { value, number } = cliFlags(argv);
   const redisUrl = argv.includes('--redis')
     ? process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379'
     : value('redis') || undefined;

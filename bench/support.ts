@@ -20,6 +20,20 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 /** Wall-clock milliseconds with sub-millisecond resolution (performance.timeOrigin + performance.now()). */
 export const wallMs = () => performance.timeOrigin + performance.now();
 export const fixed = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : String(n));
+/** `--name=value` flags: the raw text, or a whole number within bounds (underscores allowed: 10_000). */
+export function cliFlags(argv: string[]) {
+  const value = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const number = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = value(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw.replaceAll('_', ''));
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new Error(`--${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+    return n;
+  };
+  return { value, number };
+}
+
 export const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
 export const countBy = (values: Array<string | number>) => {
