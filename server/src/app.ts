@@ -10,7 +10,7 @@ import type { ErrorBody } from '@streamshop/contract/errors.ts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
-import type { Config } from './config.ts';
+import type { Config, TrustProxy } from './config.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { oidcRoutes } from './modules/auth/oidc-routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
@@ -114,6 +114,12 @@ function contentSecurityPolicy(config: Config) {
   };
 }
 
+/** A hop count trusts that many proxies from the right of X-Forwarded-For (Fastify's types lack the number form). */
+function trustProxyOption(trust: TrustProxy) {
+  if (typeof trust !== 'number') return trust;
+  return (_address: string, hop: number) => hop < trust;
+}
+
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
   const ownsDatabase = !deps.database;
   const database =
@@ -132,7 +138,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     logger: { level: config.logLevel },
     genReqId: () => randomUUID(),
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
   });
   // The API speaks JSON only; anything else is answered 415.
   app.removeContentTypeParser('text/plain');

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -41,7 +42,7 @@ const envSchema = z.object({
   ),
   BODY_LIMIT_BYTES: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(1_048_576)),
   SEED_DEMO: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).default('true')),
-  TRUST_PROXY: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).default('false')),
+  TRUST_PROXY: z.preprocess(emptyAsUndefined, z.string().default('false').transform(parseTrustProxy)),
   SHUTDOWN_GRACE_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).default(10_000)),
   PRERENDER: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).default('true')),
   GOOGLE_ISSUER: optionalUrl,
@@ -53,7 +54,62 @@ const envSchema = z.object({
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_PUBLISHABLE_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
+  ALLOW_TEST_PAYMENTS: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).default('false')),
+  RESTREAM_ALLOWED_HOSTS: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .default('')
+      .transform((value) => splitList(value)),
+  ),
+  SESSION_IDLE_TIMEOUT_HOURS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().positive().max(720).default(168),
+  ),
 });
+
+function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+/** An address or CIDR range: 10.0.0.1, 10.0.0.0/8, ::1, fd00::/8. */
+function isAddressOrRange(value: string): boolean {
+  const [address = '', bits, ...rest] = value.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  const n = Number(bits);
+  return /^\d+$/.test(bits) && n >= 0 && n <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: 'false', a hop count (how many proxies in front of the server append to
+ * X-Forwarded-For), or the proxies' addresses/CIDRs. Either way the client address is read from the
+ * right of X-Forwarded-For, so a client cannot choose it by adding entries on the left. 'true' means
+ * one hop.
+ */
+function parseTrustProxy(value: string, context: z.RefinementCtx): TrustProxy {
+  const text = value.trim();
+  if (text === 'false' || text === '0') return false;
+  if (text === 'true') return 1;
+  if (/^\d+$/.test(text)) return Number(text);
+  const ranges = splitList(text);
+  const bad = ranges.find((range) => !isAddressOrRange(range));
+  if (ranges.length === 0 || bad !== undefined) {
+    context.addIssue({
+      code: 'custom',
+      message: `must be false, a hop count (e.g. 1) or the proxies' addresses/CIDRs (e.g. 10.0.0.0/8,127.0.0.1)${bad ? `; not an address: ${bad}` : ''}`,
+    });
+    return z.NEVER;
+  }
+  return ranges;
+}
+
+/** false, how many proxies to trust from the right, or the trusted proxies' addresses/CIDRs. */
+export type TrustProxy = false | number | string[];
 
 export interface StripeSettings {
   secretKey: string;
@@ -81,8 +137,11 @@ export interface Config {
   logLevel: string;
   bodyLimitBytes: number;
   seedDemo: boolean;
-  /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits per IP). */
-  trustProxy: boolean;
+  /**
+   * Behind a reverse proxy: take the client address (per-IP limits) from X-Forwarded-For, read from
+   * the right past this many hops or past these proxy addresses; false ignores the header.
+   */
+  trustProxy: TrustProxy;
   shutdownGraceMs: number;
   /**
    * Answer the marketing routes with their build-time HTML (web/dist/prerendered). false: the
@@ -92,6 +151,15 @@ export interface Config {
   oidc: { google: OidcSettings | undefined; replit: OidcSettings | undefined };
   /** Stripe when its three keys are set; otherwise the local payment provider. */
   stripe: StripeSettings | undefined;
+  /**
+   * Whether the local (test card) provider may run in production. Without Stripe keys and without
+   * this, NODE_ENV=production refuses to start.
+   */
+  allowTestPayments: boolean;
+  /** Hosts or CIDRs a Pro restream may reach even though they are loopback or private (operators). */
+  restreamAllowedHosts: string[];
+  /** A session not used for this long ends (the 30-day absolute expiry still applies). */
+  sessionIdleTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -123,6 +191,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration:\n  Stripe needs all of STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET (or none, for the local provider)',
     );
   }
+  const usesLocalPayments = !stripeKeys.every(Boolean);
+  if (e.NODE_ENV === 'production' && usesLocalPayments && e.ALLOW_TEST_PAYMENTS !== 'true') {
+    throw new ConfigError(
+      'Invalid configuration:\n  NODE_ENV=production needs STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET: without them payments go to the offline test card provider, which accepts 4242 4242 4242 4242 as a real payment. Set ALLOW_TEST_PAYMENTS=true to run a production build on test payments anyway (the payment pages then say "Test mode").',
+    );
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     env: e.NODE_ENV,
@@ -136,7 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     seedDemo: e.SEED_DEMO === 'true',
-    trustProxy: e.TRUST_PROXY === 'true',
+    trustProxy: e.TRUST_PROXY,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     prerender: e.PRERENDER === 'true',
     oidc: {
@@ -151,5 +225,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             webhookSecret: e.STRIPE_WEBHOOK_SECRET,
           }
         : undefined,
+    allowTestPayments: e.ALLOW_TEST_PAYMENTS === 'true',
+    restreamAllowedHosts: e.RESTREAM_ALLOWED_HOSTS,
+    sessionIdleTimeoutMs: e.SESSION_IDLE_TIMEOUT_HOURS * 3_600_000,
   };
 }

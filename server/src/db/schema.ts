@@ -7,6 +7,7 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -71,6 +72,8 @@ export const sessions = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** Last request made with the session, for the idle timeout (written at most once a minute). */
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
 );
@@ -295,6 +298,22 @@ export const streamViewerSamples = pgTable(
 );
 
 /**
+ * Who has been counted as a view of a stream and when: a viewer (a user, or an address for the
+ * signed out; the key is an HMAC, never the raw address) adds one view per stream per window.
+ */
+export const streamViews = pgTable(
+  'stream_views',
+  {
+    streamId: uuid('stream_id')
+      .notNull()
+      .references(() => streams.id, { onDelete: 'cascade' }),
+    viewerKey: text('viewer_key').notNull(),
+    countedAt: timestamp('counted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.streamId, t.viewerKey] })],
+);
+
+/**
  * A payment with a provider: a checkout of one product, a Pro subscription's first invoice or a
  * Stream Disc deposit. A pending checkout payment holds one unit of its product until reservedUntil
  * (ADR 0006).
@@ -325,6 +344,8 @@ export const payments = pgTable(
     streamId: uuid('stream_id').references(() => streams.id, { onDelete: 'set null' }),
     /** The live offer whose price this payment got (opened inside the offer's window). */
     offerId: uuid('offer_id').references(() => streamOffers.id, { onDelete: 'set null' }),
+    /** The buyer's client address when the payment was opened, to limit open holds per address. */
+    clientAddress: text('client_address'),
     /** Whether the room's purchase line may name the buyer (else 'Someone'). */
     showBuyer: boolean('show_buyer').notNull().default(true),
     /** Opened while the stream was live (else from its replay). */

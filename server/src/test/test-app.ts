@@ -54,6 +54,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     prerender: true,
     oidc: { google: undefined, replit: undefined },
     stripe: undefined,
+    allowTestPayments: false,
+    restreamAllowedHosts: [],
+    sessionIdleTimeoutMs: 7 * 24 * 3_600_000,
     ...overrides,
   };
 }

@@ -225,7 +225,7 @@ describe('passwordless handle sign-in (ADR 0003)', () => {
 
 describe('behind a reverse proxy (TRUST_PROXY=true)', () => {
   it('throttles by the forwarded client address, not the proxy’s', async () => {
-    const proxied = await buildTestApp({ trustProxy: true });
+    const proxied = await buildTestApp({ trustProxy: 1 });
     try {
       const attempt = (client: string) =>
         proxied.app.inject({
