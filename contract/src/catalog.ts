@@ -9,7 +9,14 @@ export const MAX_IMAGE_UPLOAD_BYTES = 5 * 1024 * 1024;
 export const IMAGE_UPLOAD_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 
 /** http(s) URL or a site-relative path such as /media/uploads/x.webp. */
-export const IMAGE_URL_PATTERN = /^(https?:\/\/[^\s]+|\/[^\s/][^\s]*)$/i;
+/**
+ * A product image: an http(s) URL elsewhere, or media this site stored itself: an upload
+ * (`/media/uploads/<uuid>.webp`, what POST /api/uploads/product-image answers) or a demo drawing
+ * (`/media/seed/…svg`). Any other path on the site is refused: an <img> pointing at an endpoint
+ * (GET /api/logout) would make every visitor's browser call it with their cookie.
+ */
+export const IMAGE_URL_PATTERN =
+  /^(https?:\/\/[^\s]+|\/media\/uploads\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.webp|\/media\/seed\/(products|avatars)\/[a-z0-9_-]+\.svg)$/i;
 
 const optionalNumberParam = (field: string, schema: z.ZodNumber) =>
   z.preprocess(
@@ -155,7 +162,7 @@ export const productBodySchema = z.object({
     .nullish()
     .transform((value) => value || null)
     .refine((value) => value === null || IMAGE_URL_PATTERN.test(value), {
-      message: 'imageUrl must be an http(s) URL or a path on this site',
+      message: 'imageUrl must be an http(s) URL or an image uploaded here',
     }),
   stock: z
     .number({ error: 'stock must be a number' })

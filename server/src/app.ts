@@ -162,6 +162,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     db: database.db,
     secret: config.sessionSecret,
     secureCookies: config.publicUrl.startsWith('https:'),
+    idleTimeoutMs: config.sessionIdleTimeoutMs,
   });
   await app.register(fastifyWebsocket, {
     options: { maxPayload: 64 * 1024 },
@@ -175,7 +176,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(healthRoutes, { database, redis });
   await app.register(authRoutes, { db: database.db, limiter });
   await app.register(oidcRoutes, { db: database.db, config });
-  await app.register(catalogRoutes, { db: database.db });
+  await app.register(catalogRoutes, { db: database.db, publicUrl: config.publicUrl });
   await app.register(imageUploadRoutes, { mediaDir: path.join(config.dataDir, 'media'), limiter });
   await app.register(sellerRoutes, { db: database.db });
   await app.register(storefrontRoutes, { db: database.db });

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { User } from '@streamshop/contract/auth.ts';
-import { and, eq, gt, lt } from 'drizzle-orm';
+import { and, eq, gt, lt, or } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/client.ts';
@@ -8,10 +8,18 @@ import { sessions, users } from '../db/schema.ts';
 import { toUser } from '../modules/auth/user.ts';
 import { unauthorized } from './errors.ts';
 
+/** On https the cookie is `__Host-sid`: the browser then insists on Secure, Path=/ and no Domain. */
 export const SESSION_COOKIE = 'sid';
+const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** last_seen_at is written at most this often per session, not on every request. */
+const LAST_SEEN_RESOLUTION_MS = 60_000;
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route needs a session: without one it answers 401 before its params or body are read. */
+    signedIn?: boolean;
+  }
   interface FastifyRequest {
     /** The signed-in user, or null. Set from the session cookie before any handler runs. */
     user: User | null;
@@ -28,8 +36,8 @@ export interface SessionStore {
   end(reply: FastifyReply, idHash: string | null): Promise<void>;
 }
 
-export const sessionsPlugin = fp<{ db: Db; secret: string; secureCookies: boolean }>(
-  async (app: FastifyInstance, { db, secret, secureCookies }) => {
+export const sessionsPlugin = fp<{ db: Db; secret: string; secureCookies: boolean; idleTimeoutMs: number }>(
+  async (app: FastifyInstance, { db, secret, secureCookies, idleTimeoutMs }) => {
     /** The table keeps an HMAC of the id, so a leaked table does not hand out sessions. */
     const hashId = (id: string) => createHmac('sha256', secret).update(id).digest('base64url');
     const cookieOptions = {
@@ -38,23 +46,44 @@ export const sessionsPlugin = fp<{ db: Db; secret: string; secureCookies: boolea
       sameSite: 'lax' as const,
       secure: secureCookies,
     };
+    const cookieName = secureCookies ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
 
     app.decorateRequest('user', null);
     app.decorateRequest('sessionIdHash', null);
 
-    app.addHook('onRequest', async (request: FastifyRequest) => {
-      const id = request.cookies[SESSION_COOKIE];
+    /** The session's user, when the cookie names a session that has neither expired nor idled out. */
+    async function lookUp(request: FastifyRequest): Promise<void> {
+      const id = request.cookies[cookieName];
       if (!id || id.length > 64) return;
       const idHash = hashId(id);
+      const now = Date.now();
       const [row] = await db
-        .select({ user: users })
+        .select({ user: users, lastSeenAt: sessions.lastSeenAt })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))
-        .where(and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, new Date())))
+        .where(
+          and(
+            eq(sessions.idHash, idHash),
+            gt(sessions.expiresAt, new Date(now)),
+            gt(sessions.lastSeenAt, new Date(now - idleTimeoutMs)),
+          ),
+        )
         .limit(1);
       if (!row) return;
+      if (now - row.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
+        await db
+          .update(sessions)
+          .set({ lastSeenAt: new Date(now) })
+          .where(eq(sessions.idHash, idHash));
+      }
       request.user = toUser(row.user);
       request.sessionIdHash = idHash;
+    }
+
+    app.addHook('onRequest', async (request: FastifyRequest) => {
+      await lookUp(request);
+      // Before the body is parsed or validated, so an anonymous caller learns nothing of its schema.
+      if (request.routeOptions.config.signedIn && !request.user) throw unauthorized();
     });
 
     const store: SessionStore = {
@@ -65,14 +94,22 @@ export const sessionsPlugin = fp<{ db: Db; secret: string; secureCookies: boolea
           if (previousIdHash) await tx.delete(sessions).where(eq(sessions.idHash, previousIdHash));
           await tx
             .delete(sessions)
-            .where(and(eq(sessions.userId, userId), lt(sessions.expiresAt, new Date())));
+            .where(
+              and(
+                eq(sessions.userId, userId),
+                or(
+                  lt(sessions.expiresAt, new Date()),
+                  lt(sessions.lastSeenAt, new Date(Date.now() - idleTimeoutMs)),
+                ),
+              ),
+            );
           await tx.insert(sessions).values({ idHash: hashId(id), userId, expiresAt });
         });
-        reply.setCookie(SESSION_COOKIE, id, { ...cookieOptions, expires: expiresAt });
+        reply.setCookie(cookieName, id, { ...cookieOptions, expires: expiresAt });
       },
       async end(reply, idHash) {
         if (idHash) await db.delete(sessions).where(eq(sessions.idHash, idHash));
-        reply.clearCookie(SESSION_COOKIE, cookieOptions);
+        reply.clearCookie(cookieName, cookieOptions);
       },
     };
     app.decorate('sessions', store);
@@ -85,3 +122,6 @@ export function signedInUser(request: FastifyRequest): User {
   if (!request.user) throw unauthorized();
   return request.user;
 }
+
+/** Route config for a route that needs a session: 401 comes before any 400 (see the onRequest hook). */
+export const SIGNED_IN = { signedIn: true } as const;

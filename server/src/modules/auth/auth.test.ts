@@ -183,17 +183,6 @@ describe('sign-out and the current user', () => {
     const me = await t.app.inject({ url: '/api/auth/user', headers: { cookie: account.cookie } });
     expect(me.statusCode).toBe(401);
   });
-
-  it('GET /api/logout ends the session and redirects home', async () => {
-    const account = await signUp(t.app);
-    const response = await t.app.inject({ url: '/api/logout', headers: { cookie: account.cookie } });
-    expect(response.statusCode).toBe(302);
-    expect(response.headers.location).toBe('/');
-    const cleared = response.cookies.find((c) => c.name === 'sid');
-    expect(cleared?.value).toBe('');
-    const me = await t.app.inject({ url: '/api/auth/user', headers: { cookie: account.cookie } });
-    expect(me.statusCode).toBe(401);
-  });
 });
 
 describe('cross-site requests', () => {

@@ -9,8 +9,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { unauthorized } from '../../platform/errors.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
+import { SIGNED_IN } from '../../platform/sessions.ts';
 import { signIn, signUp } from './service.ts';
 import { toUser } from './user.ts';
+
+/** A top-level navigation started on this site: Sec-Fetch-Dest document and Sec-Fetch-Site same-origin. */
+function isOwnNavigation(headers: Record<string, string | string[] | undefined>): boolean {
+  return headers['sec-fetch-dest'] === 'document' && headers['sec-fetch-site'] === 'same-origin';
+}
 
 export const authRoutes: FastifyPluginAsyncZod<{ db: Db; limiter: RateLimiter }> = async (
   app,
@@ -55,15 +61,17 @@ export const authRoutes: FastifyPluginAsyncZod<{ db: Db; limiter: RateLimiter }>
     },
   );
 
-  // Browser navigation from the drawer's Sign Out.
+  // Browser navigation from the drawer's Sign Out. Only a top-level navigation from the site itself
+  // signs out: an <img src="/api/logout"> (or a link from elsewhere) is a GET with the cookie too,
+  // and is redirected without touching the session.
   app.get('/api/logout', async (request, reply) => {
-    await app.sessions.end(reply, request.sessionIdHash);
+    if (isOwnNavigation(request.headers)) await app.sessions.end(reply, request.sessionIdHash);
     return reply.redirect('/', 302);
   });
 
   app.get(
     '/api/auth/user',
-    { schema: { response: { 200: userSchema, 401: errorBodySchema } } },
+    { config: SIGNED_IN, schema: { response: { 200: userSchema, 401: errorBodySchema } } },
     async (request) => {
       if (!request.user) throw unauthorized();
       return request.user;

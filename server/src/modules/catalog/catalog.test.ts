@@ -174,7 +174,7 @@ describe('products', () => {
     const created = await addProduct(seller.cookie, {
       ...valid(),
       description: '  Limited  ',
-      imageUrl: '/media/x.webp',
+      imageUrl: '/media/uploads/0b7c5f3e-6f55-4a39-9d7e-3c2a7c4b8b21.webp',
       stock: 3,
     });
     expect(created).toMatchObject({

@@ -12,7 +12,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import sharp from 'sharp';
 import { AppError, badRequest, tooManyRequests } from '../../platform/errors.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
-import { signedInUser } from '../../platform/sessions.ts';
+import { SIGNED_IN, signedInUser } from '../../platform/sessions.ts';
 
 /** Longest side of a stored product image; larger uploads are scaled down. */
 const MAX_SIDE = 1200;
@@ -43,6 +43,7 @@ export const imageUploadRoutes: FastifyPluginAsyncZod<{ mediaDir: string; limite
   app.post(
     '/api/uploads/product-image',
     {
+      config: SIGNED_IN,
       schema: {
         response: {
           201: imageUploadResponseSchema,

@@ -10,8 +10,10 @@ import { errorBodySchema } from '@streamshop/contract/errors.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { signedInUser } from '../../platform/sessions.ts';
+import { SIGNED_IN, signedInUser } from '../../platform/sessions.ts';
+import { assertImageUrlOnSite } from './image-url.ts';
 import {
+  assertOwnProduct,
   createProduct,
   deleteProduct,
   explore,
@@ -24,7 +26,10 @@ import {
 const facetsQuerySchema = exploreQuerySchema.omit({ sort: true, page: true, limit: true });
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
 
-export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db; publicUrl: string }> = async (
+  app,
+  { db, publicUrl },
+) => {
   app.get(
     '/api/explore',
     {
@@ -49,7 +54,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
 
   app.get(
     '/api/products/mine',
-    { schema: { response: { 200: z.array(productSchema), ...errors } } },
+    { config: SIGNED_IN, schema: { response: { 200: z.array(productSchema), ...errors } } },
     async (request) => listSellerProducts(db, signedInUser(request).id),
   );
 
@@ -61,9 +66,11 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
 
   app.post(
     '/api/products',
-    { schema: { body: productBodySchema, response: { 201: productSchema, ...errors } } },
+    { config: SIGNED_IN, schema: { body: productBodySchema, response: { 201: productSchema, ...errors } } },
     async (request, reply) => {
-      const product = await createProduct(db, signedInUser(request).id, request.body);
+      const seller = signedInUser(request);
+      assertImageUrlOnSite(request.body.imageUrl, publicUrl);
+      const product = await createProduct(db, seller.id, request.body);
       return reply.status(201).send(product);
     },
   );
@@ -71,18 +78,28 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
   app.put(
     '/api/products/:id',
     {
+      config: SIGNED_IN,
+      // Someone else's product is a 404 before its body is validated.
+      preValidation: async (request) => {
+        const params = productIdParamsSchema.safeParse(request.params);
+        if (params.success) await assertOwnProduct(db, signedInUser(request).id, params.data.id);
+      },
       schema: {
         params: productIdParamsSchema,
         body: productBodySchema,
         response: { 200: productSchema, ...errors },
       },
     },
-    async (request) => updateProduct(db, signedInUser(request).id, request.params.id, request.body),
+    async (request) => {
+      const seller = signedInUser(request);
+      assertImageUrlOnSite(request.body.imageUrl, publicUrl);
+      return updateProduct(db, seller.id, request.params.id, request.body);
+    },
   );
 
   app.delete(
     '/api/products/:id',
-    { schema: { params: productIdParamsSchema, response: { 204: z.null(), ...errors } } },
+    { config: SIGNED_IN, schema: { params: productIdParamsSchema, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
       await deleteProduct(db, signedInUser(request).id, request.params.id);
       return reply.status(204).send(null);

@@ -144,6 +144,12 @@ export async function createProduct(db: Db, sellerId: string, input: ProductInpu
   return product;
 }
 
+/** 404 unless the product is the seller's own (someone else's answers like a missing one). */
+export async function assertOwnProduct(db: Db, sellerId: string, id: string): Promise<void> {
+  const product = await findProduct(db, id);
+  if (product?.seller_id !== sellerId) throw notFound('Product not found');
+}
+
 /** Someone else's product answers 404 like a missing one, so ids of others are not confirmed. */
 export async function updateProduct(
   db: Db,

@@ -17,7 +17,7 @@ import type { Db } from '../../db/client.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { LocalProvider } from '../../platform/payments/local.ts';
 import { type PaymentProvider, WebhookSignatureError } from '../../platform/payments/provider.ts';
-import { signedInUser } from '../../platform/sessions.ts';
+import { SIGNED_IN, signedInUser } from '../../platform/sessions.ts';
 import { openCheckout } from './checkout.ts';
 import { applyPaymentEvent } from './payment-events.ts';
 import { completeRefunds } from './payment-jobs.ts';
@@ -74,6 +74,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/checkout/:productId',
     {
+      config: SIGNED_IN,
       schema: {
         params: z.object({ productId: productIdParamsSchema.shape.id }),
         body: checkoutBodySchema,
@@ -86,19 +87,19 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{
 
   app.post(
     '/api/create-subscription',
-    { schema: { response: { 200: paymentSessionSchema, ...errors } } },
+    { config: SIGNED_IN, schema: { response: { 200: paymentSessionSchema, ...errors } } },
     async (request) => openSubscription(db, provider, signedInUser(request)),
   );
 
   app.get(
     '/api/subscription',
-    { schema: { response: { 200: subscriptionResponseSchema, 401: errorBodySchema } } },
+    { config: SIGNED_IN, schema: { response: { 200: subscriptionResponseSchema, 401: errorBodySchema } } },
     async (request) => ({ subscription: await subscriptionOf(db, signedInUser(request).id) }),
   );
 
   app.post(
     '/api/subscription/cancel',
-    { schema: { response: { 200: subscriptionResponseSchema, ...errors } } },
+    { config: SIGNED_IN, schema: { response: { 200: subscriptionResponseSchema, ...errors } } },
     async (request) => ({ subscription: await cancelSubscription(db, provider, signedInUser(request).id) }),
   );
 

@@ -11,7 +11,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { signedInUser } from '../../platform/sessions.ts';
+import { SIGNED_IN, signedInUser } from '../../platform/sessions.ts';
 import {
   appointModerator,
   chatSettingsOf,
@@ -32,13 +32,13 @@ const errors = {
 export const moderationRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   app.get(
     '/api/moderators',
-    { schema: { response: { 200: z.array(moderatorSchema), ...errors } } },
+    { config: SIGNED_IN, schema: { response: { 200: z.array(moderatorSchema), ...errors } } },
     async (request) => moderatorsOf(db, signedInUser(request).id),
   );
 
   app.post(
     '/api/moderators',
-    { schema: { body: addModeratorBodySchema, response: { 201: moderatorSchema, ...errors } } },
+    { config: SIGNED_IN, schema: { body: addModeratorBodySchema, response: { 201: moderatorSchema, ...errors } } },
     async (request, reply) => {
       const moderator = await appointModerator(db, signedInUser(request).id, request.body.handle);
       return reply.status(201).send(moderator);
@@ -47,7 +47,7 @@ export const moderationRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, {
 
   app.delete(
     '/api/moderators/:handle',
-    { schema: { params: moderatorParamsSchema, response: { 204: z.null(), ...errors } } },
+    { config: SIGNED_IN, schema: { params: moderatorParamsSchema, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
       await dismissModerator(db, signedInUser(request).id, request.params.handle);
       return reply.status(204).send(null);
@@ -56,14 +56,14 @@ export const moderationRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, {
 
   app.get(
     '/api/chat-settings',
-    { schema: { response: { 200: chatSettingsSchema, ...errors } } },
+    { config: SIGNED_IN, schema: { response: { 200: chatSettingsSchema, ...errors } } },
     async (request) => chatSettingsOf(db, signedInUser(request).id),
   );
 
   // Rules apply when a message is sent, so a change needs no broadcast.
   app.put(
     '/api/chat-settings',
-    { schema: { body: chatSettingsBodySchema, response: { 200: chatSettingsSchema, ...errors } } },
+    { config: SIGNED_IN, schema: { body: chatSettingsBodySchema, response: { 200: chatSettingsSchema, ...errors } } },
     async (request) => saveChatSettings(db, signedInUser(request).id, request.body),
   );
 

@@ -6,10 +6,12 @@ import {
   roomShopSchema,
   startOfferBodySchema,
 } from '@streamshop/contract/shop.ts';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { notFound } from '../../platform/errors.ts';
+import { SIGNED_IN } from '../../platform/sessions.ts';
 import type { RoomHub } from '../chat/room-hub.ts';
 import { findStreamByRoom } from '../streams/repo.ts';
 import { roomRunBy } from './access.ts';
@@ -52,16 +54,24 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db; hub: RoomHub }> = async
   );
 
   const runner = (name: string, userId: string | undefined) => roomRunBy(db, name, userId);
+  /** Who may run the room is settled before the body is validated (401, then 404/403, then 400). */
+  const roomFirst = {
+    config: SIGNED_IN,
+    preValidation: async (request: FastifyRequest) => {
+      const params = roomNameParamsSchema.safeParse(request.params);
+      if (params.success) await runner(params.data.name, request.user?.id);
+    },
+  };
 
   app.post(
     '/api/streams/:name/lineup',
-    { schema: { params: roomNameParamsSchema, body: productRefBodySchema, ...shopResponse } },
+    { ...roomFirst, schema: { params: roomNameParamsSchema, body: productRefBodySchema, ...shopResponse } },
     async (request) =>
       addToLineup(db, hub, await runner(request.params.name, request.user?.id), request.body.productId),
   );
   app.delete(
     '/api/streams/:name/lineup/:productId',
-    { schema: { params: productParams, ...shopResponse } },
+    { ...roomFirst, schema: { params: productParams, ...shopResponse } },
     async (request) =>
       removeFromLineup(
         db,
@@ -72,24 +82,24 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db; hub: RoomHub }> = async
   );
   app.post(
     '/api/streams/:name/pins',
-    { schema: { params: roomNameParamsSchema, body: productRefBodySchema, ...shopResponse } },
+    { ...roomFirst, schema: { params: roomNameParamsSchema, body: productRefBodySchema, ...shopResponse } },
     async (request) =>
       pin(db, hub, await runner(request.params.name, request.user?.id), request.body.productId),
   );
   app.delete(
     '/api/streams/:name/pins/:productId',
-    { schema: { params: productParams, ...shopResponse } },
+    { ...roomFirst, schema: { params: productParams, ...shopResponse } },
     async (request) =>
       unpin(db, hub, await runner(request.params.name, request.user?.id), request.params.productId),
   );
   app.post(
     '/api/streams/:name/offers',
-    { schema: { params: roomNameParamsSchema, body: startOfferBodySchema, ...shopResponse } },
+    { ...roomFirst, schema: { params: roomNameParamsSchema, body: startOfferBodySchema, ...shopResponse } },
     async (request) => startOffer(db, hub, await runner(request.params.name, request.user?.id), request.body),
   );
   app.post(
     '/api/streams/:name/offers/end',
-    { schema: { params: roomNameParamsSchema, ...shopResponse } },
+    { ...roomFirst, schema: { params: roomNameParamsSchema, ...shopResponse } },
     async (request) => endOffer(db, hub, await runner(request.params.name, request.user?.id)),
   );
 };

@@ -5,7 +5,7 @@ import { myStreamStatsSchema, streamStatsSchema } from '@streamshop/contract/str
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { signedInUser } from '../../platform/sessions.ts';
+import { SIGNED_IN, signedInUser } from '../../platform/sessions.ts';
 import type { RoomHub } from '../chat/room-hub.ts';
 import { createRoom, endStream, getRoom, startStream } from './rooms.ts';
 import { listLiveStreams, listStreamsOfOwner } from './service.ts';
@@ -26,20 +26,20 @@ export const streamRoutes: FastifyPluginAsyncZod<{ db: Db; hub: RoomHub }> = asy
 
   app.get(
     '/api/streams/mine',
-    { schema: { response: { 200: z.array(streamSchema), ...errors } } },
+    { config: SIGNED_IN, schema: { response: { 200: z.array(streamSchema), ...errors } } },
     async (request) => listStreamsOfOwner(db, signedInUser(request).id),
   );
 
   // The seller's figures stay off streamSchema, which anyone may read.
   app.get(
     '/api/streams/mine/stats',
-    { schema: { response: { 200: myStreamStatsSchema, ...errors } } },
+    { config: SIGNED_IN, schema: { response: { 200: myStreamStatsSchema, ...errors } } },
     async (request) => listStreamStatsOfOwner(db, signedInUser(request).id),
   );
 
   app.post(
     '/api/rooms',
-    { schema: { body: createRoomBodySchema, response: { 201: roomResponseSchema, ...errors } } },
+    { config: SIGNED_IN, schema: { body: createRoomBodySchema, response: { 201: roomResponseSchema, ...errors } } },
     async (request, reply) => {
       const stream = await createRoom(db, signedInUser(request), request.body);
       return reply.status(201).send({ roomName: stream.roomName, stream });
@@ -54,13 +54,13 @@ export const streamRoutes: FastifyPluginAsyncZod<{ db: Db; hub: RoomHub }> = asy
 
   app.get(
     '/api/streams/:name/stats',
-    { schema: { params: roomNameParamsSchema, response: { 200: streamStatsSchema, ...errors } } },
+    { config: SIGNED_IN, schema: { params: roomNameParamsSchema, response: { 200: streamStatsSchema, ...errors } } },
     async (request) => getStreamStats(db, signedInUser(request).id, request.params.name),
   );
 
   app.post(
     '/api/streams/:name/start',
-    { schema: { params: roomNameParamsSchema, response: { 200: streamSchema, ...errors } } },
+    { config: SIGNED_IN, schema: { params: roomNameParamsSchema, response: { 200: streamSchema, ...errors } } },
     async (request) => {
       const stream = await startStream(db, signedInUser(request).id, request.params.name);
       if (stream.endsAt)
@@ -71,7 +71,7 @@ export const streamRoutes: FastifyPluginAsyncZod<{ db: Db; hub: RoomHub }> = asy
 
   app.post(
     '/api/streams/:name/end',
-    { schema: { params: roomNameParamsSchema, response: { 200: streamSchema, ...errors } } },
+    { config: SIGNED_IN, schema: { params: roomNameParamsSchema, response: { 200: streamSchema, ...errors } } },
     async (request) => {
       const stream = await endStream(db, signedInUser(request).id, request.params.name);
       await hub.publish(stream.roomName, { type: 'stream_ended' });
