@@ -82,6 +82,12 @@ export interface AppDeps {
 /** WebSocket close code 1012: "service restart", so clients reconnect. */
 const WS_SERVICE_RESTART = 1012;
 
+/** http://shop.example:3000 -> ws://shop.example:3000 (https -> wss). */
+function webSocketOrigin(publicUrl: string): string {
+  const url = new URL(publicUrl);
+  return `${url.protocol === 'https:' ? 'wss:' : 'ws:'}//${url.host}`;
+}
+
 function contentSecurityPolicy(config: Config) {
   const https = config.publicUrl.startsWith('https:');
   // Stripe Elements loads its script and card iframes from Stripe and talks to its API.
@@ -104,7 +110,8 @@ function contentSecurityPolicy(config: Config) {
       imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
       mediaSrc: ["'self'", 'blob:'],
       fontSrc: ["'self'", 'data:'],
-      connectSrc: ["'self'", https ? 'wss:' : 'ws:', ...stripe.connect],
+      // WebSockets to this site only ('self' covers ws: in CSP 3, but not in every browser yet).
+      connectSrc: ["'self'", webSocketOrigin(config.publicUrl), ...stripe.connect],
       frameSrc: ["'self'", ...stripe.frame],
       frameAncestors: ["'self'"],
       formAction: ["'self'"],

@@ -97,6 +97,9 @@ describe('web app and headers', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("object-src 'none'");
     expect(csp).not.toContain('upgrade-insecure-requests');
+    // WebSockets only to the site itself, not to any ws: host.
+    expect(csp).toMatch(/connect-src 'self' ws:\/\/localhost:3000(;| )/);
+    expect(csp).not.toMatch(/ wss?:(;| )/);
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });

@@ -1,0 +1,92 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
+const STRIPE = {
+  STRIPE_SECRET_KEY: 'sk_test_x',
+  STRIPE_PUBLISHABLE_KEY: 'pk_test_x',
+  STRIPE_WEBHOOK_SECRET: 'whsec_x',
+};
+const base = { DATA_DIR: tmpdir(), SESSION_SECRET: 'x'.repeat(32) };
+
+describe('TRUST_PROXY', () => {
+  it.each([
+    [undefined, false],
+    ['false', false],
+    ['0', false],
+    ['true', 1],
+    ['2', 2],
+    ['10.0.0.0/8, 127.0.0.1', ['10.0.0.0/8', '127.0.0.1']],
+    ['fd00::/8,::1', ['fd00::/8', '::1']],
+  ])('%s means %j', (value, expected) => {
+    expect(loadConfig({ ...base, TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it.each(['yes', '10.0.0.0/33', 'proxy.internal', '1.2.3', '10.0.0.1/8/2'])(
+    'refuses %s with a message',
+    (value) => {
+      expect(() => loadConfig({ ...base, TRUST_PROXY: value })).toThrow(
+        /TRUST_PROXY: must be false, a hop count/,
+      );
+    },
+  );
+});
+
+describe('payments in production', () => {
+  it('refuses the offline test card provider unless ALLOW_TEST_PAYMENTS=true', () => {
+    expect(() => loadConfig({ ...base, NODE_ENV: 'production' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...base, NODE_ENV: 'production' })).toThrow(/ALLOW_TEST_PAYMENTS=true/);
+    expect(
+      loadConfig({ ...base, NODE_ENV: 'production', ALLOW_TEST_PAYMENTS: 'true' }).allowTestPayments,
+    ).toBe(true);
+    expect(loadConfig({ ...base, NODE_ENV: 'production', ...STRIPE }).stripe).toBeDefined();
+    expect(loadConfig({ ...base, NODE_ENV: 'development' }).stripe).toBeUndefined();
+  });
+
+  it('a production server without Stripe keys does not start, and says why', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'ss-config-'));
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+        env: {
+          PATH: process.env.PATH,
+          NODE_ENV: 'production',
+          PORT: '0',
+          HOST: '127.0.0.1',
+          DATA_DIR: dataDir,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk) => {
+        output += chunk;
+      });
+      child.stderr.on('data', (chunk) => {
+        output += chunk;
+      });
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(code).toBe(1);
+      expect(output).toMatch(/NODE_ENV=production needs STRIPE_SECRET_KEY/);
+      expect(output).toMatch(/ALLOW_TEST_PAYMENTS=true/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('RESTREAM_ALLOWED_HOSTS and SESSION_IDLE_TIMEOUT_HOURS', () => {
+  it('reads a comma-separated list and hours', () => {
+    const config = loadConfig({
+      ...base,
+      RESTREAM_ALLOWED_HOSTS: ' 127.0.0.1, rtmp.internal ',
+      SESSION_IDLE_TIMEOUT_HOURS: '2',
+    });
+    expect(config.restreamAllowedHosts).toEqual(['127.0.0.1', 'rtmp.internal']);
+    expect(config.sessionIdleTimeoutMs).toBe(2 * 3_600_000);
+    expect(loadConfig(base).restreamAllowedHosts).toEqual([]);
+  });
+});
