@@ -6,6 +6,9 @@ import { seedDemoIfEmpty } from './db/seed.ts';
 async function main() {
   const config = loadConfig();
   const app = await buildApp(config);
+  if (config.env === 'production' && app.payments.name === 'local') {
+    app.log.warn('ALLOW_TEST_PAYMENTS=true: payments go to the offline test card provider; no card is charged');
+  }
   if (config.seedDemo) await seedDemoIfEmpty(app.database.db, config.dataDir, app.log);
 
   let closing = false;
