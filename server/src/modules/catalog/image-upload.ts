@@ -18,6 +18,59 @@ import { SIGNED_IN, signedInUser } from '../../platform/sessions.ts';
 const MAX_SIDE = 1200;
 const UPLOADS_PER_HOUR = 60;
 
+const NOT_READABLE = 'is not a readable JPEG, PNG or WebP image';
+const notReadable = () => badRequest(`Invalid image: the file ${NOT_READABLE}`, { image: NOT_READABLE });
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** The formats taken, by sharp's name, and how a file of each begins. */
+const ACCEPTED = {
+  jpeg: (head: Buffer) => head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff,
+  png: (head: Buffer) => head.subarray(0, 8).equals(PNG_SIGNATURE),
+  webp: (head: Buffer) =>
+    head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WEBP',
+};
+type AcceptedFormat = keyof typeof ACCEPTED;
+
+/**
+ * Formats sharp (libvips) would decode as readily, whatever type the client declared: SVG (an
+ * XML parser and renderer), TIFF, HEIF and more. Recognised only to say what was sent.
+ */
+const REFUSED: [name: string, matches: (head: Buffer) => boolean][] = [
+  ['SVG', (head) => /^\uFEFF?\s*<(\?xml|svg|!--|!doctype svg)/i.test(head.toString('utf8', 0, 256))],
+  ['TIFF', (head) => ['II*\0', 'MM\0*'].includes(head.toString('latin1', 0, 4))],
+  // ISO base media files (HEIC, AVIF) open with a 'ftyp' box.
+  ['HEIF', (head) => head.toString('latin1', 4, 8) === 'ftyp'],
+  ['GIF', (head) => /^GIF8[79]a/.test(head.toString('latin1', 0, 6))],
+  ['BMP', (head) => head.toString('latin1', 0, 2) === 'BM'],
+  ['PDF', (head) => head.toString('latin1', 0, 5) === '%PDF-'],
+];
+
+/**
+ * The format of the content, by its first bytes and then by sharp's own reading: only JPEG, PNG
+ * and WebP get as far as a decoder. Another known format is 415, anything else 400.
+ */
+async function detectFormat(input: Buffer): Promise<AcceptedFormat> {
+  const format = (Object.keys(ACCEPTED) as AcceptedFormat[]).find((name) => ACCEPTED[name](input));
+  if (!format) {
+    const refused = REFUSED.find(([, matches]) => matches(input))?.[0];
+    if (!refused) throw notReadable();
+    throw new AppError(
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      `Unsupported image: the file is ${refused}; upload a JPEG, PNG or WebP image`,
+      { image: `must be JPEG, PNG or WebP, not ${refused}` },
+    );
+  }
+  // libvips chooses its decoder by its own sniffing: it has to agree.
+  const read = await sharp(input)
+    .metadata()
+    .then((metadata) => metadata.format)
+    .catch(() => undefined);
+  if (read !== format) throw notReadable();
+  return format;
+}
+
 /** Decodes, strips metadata, scales and re-encodes to WebP; anything sharp cannot read is refused. */
 async function reencode(input: Buffer): Promise<Buffer> {
   try {
@@ -27,9 +80,7 @@ async function reencode(input: Buffer): Promise<Buffer> {
       .webp({ quality: 82 })
       .toBuffer();
   } catch {
-    throw badRequest('Invalid image: the file is not a readable JPEG, PNG or WebP image', {
-      image: 'is not a readable JPEG, PNG or WebP image',
-    });
+    throw notReadable();
   }
 }
 
@@ -50,6 +101,8 @@ export const imageUploadRoutes: FastifyPluginAsyncZod<{ mediaDir: string; limite
           400: errorBodySchema,
           401: errorBodySchema,
           413: errorBodySchema,
+          415: errorBodySchema,
+          429: errorBodySchema,
         },
       },
     },
@@ -81,6 +134,7 @@ export const imageUploadRoutes: FastifyPluginAsyncZod<{ mediaDir: string; limite
         }
         throw error;
       }
+      await detectFormat(raw);
       const webp = await reencode(raw);
       await mkdir(uploadsDir, { recursive: true });
       const name = `${randomUUID()}.webp`;
