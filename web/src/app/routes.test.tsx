@@ -128,6 +128,11 @@ describe('app routes', () => {
     expect(await screen.findByText('Welcome back, @ana')).toBeTruthy();
   });
 
+  it('has the page that links an external sign-in to an existing account', async () => {
+    renderAt('/link-account', 'signed-out');
+    expect(await screen.findByRole('heading', { name: 'Link your sign-in' })).toBeTruthy();
+  });
+
   it('titles a search Search Results', async () => {
     renderAt('/search?q=vinyl', ana);
     expect(await screen.findByRole('heading', { name: 'Search Results' })).toBeTruthy();

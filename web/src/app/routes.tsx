@@ -39,6 +39,12 @@ export const routes: RouteObject[] = [
         }),
       },
       {
+        path: 'link-account',
+        lazy: async () => ({
+          Component: (await import('../features/auth/link-account-page.tsx')).LinkAccountPage,
+        }),
+      },
+      {
         path: 'mission',
         lazy: async () => ({
           Component: (await import('../features/marketing/mission-page.tsx')).MissionPage,

@@ -1,6 +1,7 @@
+import type { LinkAccountBody, PendingAccountLink } from '@streamshop/contract/account-link.ts';
 import type { SigninBody, SignupBody, User } from '@streamshop/contract/auth.ts';
 import { type QueryClient, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiPost } from '../../lib/api.ts';
+import { apiDelete, apiGet, apiPost } from '../../lib/api.ts';
 
 export const AUTH_USER_URL = '/api/auth/user';
 export const authUserQueryKey = [AUTH_USER_URL] as const;
@@ -53,6 +54,32 @@ export function useLogoutMutation() {
   return useMutation({
     mutationFn: () => apiPost<{ ok: true }>('/api/auth/logout'),
     onSuccess: () => replaceSession(queryClient, null),
+  });
+}
+
+/** The external sign-in waiting to be linked to an existing account (kept by the server in a cookie). */
+export const PENDING_LINK_URL = '/api/auth/link';
+
+export const pendingLinkQueryOptions = queryOptions({
+  queryKey: [PENDING_LINK_URL] as const,
+  queryFn: () => apiGet<PendingAccountLink>(PENDING_LINK_URL),
+});
+
+/** Links the pending sign-in with the account's password; the server then signs the user in. */
+export function useLinkAccountMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: LinkAccountBody) => apiPost<User>(PENDING_LINK_URL, body),
+    onSuccess: (user) => replaceSession(queryClient, user),
+  });
+}
+
+/** Drops the pending link. */
+export function useCancelLinkMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiDelete<undefined>(PENDING_LINK_URL),
+    onSuccess: () => queryClient.removeQueries({ queryKey: pendingLinkQueryOptions.queryKey }),
   });
 }
 

@@ -8,6 +8,7 @@ const MESSAGES: Record<string, string> = {
   token_exchange_failed: 'The sign-in provider did not confirm your sign-in. Please try again.',
   email_required: 'The provider did not share an email address, which an account needs.',
   email_in_use: 'An account with that email already exists. Log in with your handle and password.',
+  email_linked: 'The account with that email already signs in with a different account at this provider.',
   signin_failed: 'Sign-in with the provider failed. Please try again.',
 };
 
