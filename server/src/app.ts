@@ -182,7 +182,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   await app.register(healthRoutes, { database, redis });
   await app.register(authRoutes, { db: database.db, limiter });
-  await app.register(oidcRoutes, { db: database.db, config });
+  await app.register(oidcRoutes, { db: database.db, config, limiter });
   await app.register(catalogRoutes, { db: database.db, publicUrl: config.publicUrl });
   await app.register(imageUploadRoutes, { mediaDir: path.join(config.dataDir, 'media'), limiter });
   await app.register(sellerRoutes, { db: database.db });

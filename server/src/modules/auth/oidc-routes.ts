@@ -1,29 +1,64 @@
 import type { CookieSerializeOptions } from '@fastify/cookie';
-import { OIDC_PROVIDERS, type OidcProvider } from '@streamshop/contract/auth.ts';
-import type { ErrorBody } from '@streamshop/contract/errors.ts';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  LINK_ACCOUNT_PATH,
+  linkAccountBodySchema,
+  pendingAccountLinkSchema,
+} from '@streamshop/contract/account-link.ts';
+import { OIDC_PROVIDERS, type OidcProvider, userSchema } from '@streamshop/contract/auth.ts';
+import { type ErrorBody, errorBodySchema } from '@streamshop/contract/errors.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
+import { AppError, badRequest } from '../../platform/errors.ts';
+import type { RateLimiter } from '../../platform/rate-limit.ts';
 import {
+  describePendingLink,
   FLOW_TTL_SEC,
   flowCookieKey,
+  LINK_TTL_SEC,
+  linkCookieKey,
+  linkPendingIdentity,
+  linkWithPassword,
   OidcClients,
   OidcFlowError,
   openFlow,
+  openLink,
+  type PendingLink,
   PROVIDER_LABELS,
   resolveOidcUser,
   sealFlow,
+  sealLink,
 } from './oidc.ts';
+import { toUser } from './user.ts';
+
+/** The pending link's cookie (see oidc.ts, "The link cookie"). */
+export const LINK_COOKIE = 'oidc_link';
 
 /**
  * External sign-in (spec sections 2 and 7): the sign-in page navigates to /api/auth/{provider};
  * the provider sends the browser back to /api/auth/{provider}/callback, which signs the user in
- * and goes to /dashboard, or to /signin?error=<code> when anything fails.
+ * and goes to /dashboard, or to /signin?error=<code> when anything fails. An identity whose
+ * verified email belongs to an account it is not linked to goes to the link page instead
+ * (LINK_ACCOUNT_PATH), which completes the link with that account's password: /api/auth/link.
  */
-export const oidcRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async (app, { db, config }) => {
+export const oidcRoutes: FastifyPluginAsyncZod<{ db: Db; config: Config; limiter: RateLimiter }> = async (
+  app,
+  { db, config, limiter },
+) => {
   const clients = new OidcClients(config.oidc, config.publicUrl);
   const cookieKey = flowCookieKey(config.sessionSecret);
+  const linkKey = linkCookieKey(config.sessionSecret);
   const secure = config.publicUrl.startsWith('https:');
+  // Read by /api/auth/link and by every provider's callback (a sign-in with a provider already
+  // linked to the account also completes the link). Lax: that callback is a cross-site redirect.
+  const linkCookieOptions: CookieSerializeOptions = {
+    path: '/api/auth',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+  };
 
   for (const provider of OIDC_PROVIDERS) {
     const cookieName = `oidc_${provider}`;
@@ -58,7 +93,18 @@ export const oidcRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async 
       const search = queryAt === -1 ? '' : request.url.slice(queryAt);
       try {
         const identity = await clients.finish(provider, search, flow);
-        const user = await resolveOidcUser(db, identity);
+        const outcome = await resolveOidcUser(db, identity);
+        if ('linkRequired' in outcome) {
+          // Not signed in: the account's owner has to prove it is theirs first.
+          reply.setCookie(LINK_COOKIE, sealLink(linkKey, outcome.linkRequired), {
+            ...linkCookieOptions,
+            maxAge: LINK_TTL_SEC,
+          });
+          request.log.info({ provider }, 'OpenID Connect sign-in waits to be linked to an existing account');
+          return reply.redirect(LINK_ACCOUNT_PATH, 302);
+        }
+        const { user } = outcome;
+        await completePendingLinkBy(request, reply, user);
         await app.sessions.start(reply, user.id, request.sessionIdHash);
         request.log.info({ provider, userId: user.id }, 'signed in with OpenID Connect');
         return reply.redirect('/dashboard', 302);
@@ -68,6 +114,103 @@ export const oidcRoutes: FastifyPluginAsync<{ db: Db; config: Config }> = async 
       }
     });
   }
+
+  /**
+   * A sign-in with a provider the account already had proves the account is this person's: a
+   * link they left pending (another provider, the account's email) is completed with it.
+   */
+  async function completePendingLinkBy(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: { id: string; email: string },
+  ): Promise<void> {
+    const opened = openLink(linkKey, request.cookies[LINK_COOKIE]);
+    if (!('link' in opened)) return;
+    reply.clearCookie(LINK_COOKIE, linkCookieOptions);
+    if (opened.link.email !== user.email) return;
+    const linked = await linkPendingIdentity(db, user.id, opened.link);
+    request.log.info(
+      { provider: opened.link.provider, userId: user.id, linked },
+      linked
+        ? 'pending OpenID Connect link completed by a sign-in with a linked provider'
+        : 'pending OpenID Connect link dropped: the account has another identity at that provider',
+    );
+  }
+
+  /** The pending link of each /api/auth/link request, read before its body is. */
+  const pendingLinks = new WeakMap<FastifyRequest, PendingLink>();
+
+  /**
+   * Answers 400 (none, or not one this server sealed) or 410 (expired) before anything else
+   * of the request is looked at: no session is needed here, the pending link is.
+   */
+  async function requirePendingLink(request: FastifyRequest): Promise<void> {
+    const opened = openLink(linkKey, request.cookies[LINK_COOKIE]);
+    if ('link' in opened) {
+      pendingLinks.set(request, opened.link);
+      return;
+    }
+    if (opened.problem === 'expired') {
+      throw new AppError(
+        410,
+        'BAD_REQUEST',
+        `This request to link your ${PROVIDER_LABELS[opened.provider]} sign-in has expired. Continue with ${PROVIDER_LABELS[opened.provider]} again.`,
+      );
+    }
+    throw badRequest('No sign-in is waiting to be linked. Continue with Google or Replit again.');
+  }
+
+  const pendingLinkOf = (request: FastifyRequest): PendingLink => {
+    const link = pendingLinks.get(request);
+    if (!link) throw new Error('requirePendingLink did not run');
+    return link;
+  };
+
+  app.get(
+    '/api/auth/link',
+    {
+      onRequest: requirePendingLink,
+      schema: {
+        response: { 200: pendingAccountLinkSchema, 400: errorBodySchema, 410: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return describePendingLink(db, pendingLinkOf(request));
+    },
+  );
+
+  app.post(
+    '/api/auth/link',
+    {
+      onRequest: requirePendingLink,
+      schema: {
+        body: linkAccountBodySchema,
+        response: {
+          200: userSchema,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          409: errorBodySchema,
+          410: errorBodySchema,
+          429: errorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const link = pendingLinkOf(request);
+      const user = await linkWithPassword(db, limiter, link, request.body.password, request.ip);
+      reply.clearCookie(LINK_COOKIE, linkCookieOptions);
+      await app.sessions.start(reply, user.id, request.sessionIdHash);
+      request.log.info({ provider: link.provider, userId: user.id }, 'OpenID Connect identity linked');
+      return toUser(user);
+    },
+  );
+
+  // The page's Cancel: the cookie is HttpOnly, so only the server can drop it.
+  app.delete('/api/auth/link', { schema: { response: { 204: z.null() } } }, async (_request, reply) => {
+    reply.clearCookie(LINK_COOKIE, linkCookieOptions);
+    return reply.status(204).send(null);
+  });
 };
 
 /** Logs why a sign-in failed (messages and OAuth error codes only, never tokens) and returns its code. */

@@ -10,11 +10,17 @@ import {
   FLOW_TTL_SEC,
   flowCookieKey,
   handleBase,
+  LINK_LIMITS,
+  LINK_TTL_SEC,
+  linkCookieKey,
   OidcClients,
   OidcFlowError,
   openFlow,
+  openLink,
   type PendingFlow,
+  type PendingLink,
   sealFlow,
+  sealLink,
 } from './oidc.ts';
 
 /**
@@ -26,6 +32,8 @@ const PUBLIC_URL = 'http://localhost:3000';
 const CLIENT_ID = 'streamshop-test';
 const CLIENT_SECRET = 'test-only-client-secret-0123456789abcdef';
 const FLOW_COOKIE = 'oidc_google';
+const LINK_COOKIE = 'oidc_link';
+type Provider = 'google' | 'replit';
 
 /** The slice of oidc-provider's API used here (the package ships no type declarations). */
 interface OidcProviderApp {
@@ -60,7 +68,7 @@ beforeAll(async () => {
       {
         client_id: CLIENT_ID,
         client_secret: CLIENT_SECRET,
-        redirect_uris: [`${PUBLIC_URL}/api/auth/google/callback`],
+        redirect_uris: [`${PUBLIC_URL}/api/auth/google/callback`, `${PUBLIC_URL}/api/auth/replit/callback`],
         response_types: ['code'],
         grant_types: ['authorization_code'],
       },
@@ -164,32 +172,74 @@ async function atProvider(
   throw new Error('the provider never redirected back');
 }
 
-async function startSignIn() {
-  const response = await t.app.inject({ method: 'GET', url: '/api/auth/google' });
+async function startSignIn(provider: Provider = 'google', app: TestApp = t) {
+  const response = await app.app.inject({ method: 'GET', url: `/api/auth/${provider}` });
   expect(response.statusCode).toBe(302);
-  const cookie = response.cookies.find((c) => c.name === FLOW_COOKIE);
+  const cookie = response.cookies.find((c) => c.name === `oidc_${provider}`);
   if (!cookie) throw new Error('no flow cookie');
   return { location: String(response.headers.location), cookie };
 }
 
-/** The whole round trip: app -> provider (login, consent) -> app callback. Returns the callback's answer. */
-async function signInAs(login: string, options: { jar?: CookieJar; abort?: boolean } = {}) {
-  const { location, cookie } = await startSignIn();
-  const back = await atProvider(location, { login, ...options });
-  expect(back.startsWith('/api/auth/google/callback?')).toBe(true);
-  return t.app.inject({ method: 'GET', url: back, cookies: { [FLOW_COOKIE]: cookie.value } });
+/**
+ * The whole round trip: app -> provider (login, consent) -> app callback, with `cookies` (a
+ * pending link) sent along to the callback. Returns the callback's answer.
+ */
+async function signInAs(
+  login: string,
+  options: {
+    jar?: CookieJar;
+    abort?: boolean;
+    provider?: Provider;
+    app?: TestApp;
+    cookies?: Record<string, string>;
+  } = {},
+) {
+  const { provider = 'google', app = t, cookies = {} } = options;
+  const { location, cookie } = await startSignIn(provider, app);
+  const back = await atProvider(location, { login, jar: options.jar, abort: options.abort });
+  expect(back.startsWith(`/api/auth/${provider}/callback?`)).toBe(true);
+  return app.app.inject({
+    method: 'GET',
+    url: back,
+    cookies: { ...cookies, [`oidc_${provider}`]: cookie.value },
+  });
 }
 
-async function currentUser(response: Awaited<ReturnType<typeof signInAs>>) {
+type CallbackAnswer = Awaited<ReturnType<typeof signInAs>>;
+
+async function currentUser(response: CallbackAnswer, app: TestApp = t) {
   expect(response.statusCode).toBe(302);
   expect(response.headers.location).toBe('/dashboard');
-  const me = await t.app.inject({
+  const me = await app.app.inject({
     method: 'GET',
     url: '/api/auth/user',
     headers: { cookie: sessionCookie(response) },
   });
   expect(me.statusCode).toBe(200);
   return me.json() as { id: string; handle: string; email: string; firstName: string; lastName: string };
+}
+
+/** A callback that sent the browser to the link page: no session, and the pending link's cookie. */
+function linkPage(response: CallbackAnswer): string {
+  expect(response.statusCode).toBe(302);
+  expect(response.headers.location).toBe('/link-account');
+  expect(response.cookies.find((c) => c.name === 'sid')).toBeUndefined();
+  const cookie = response.cookies.find((c) => c.name === LINK_COOKIE);
+  if (!cookie?.value) throw new Error('no pending link cookie');
+  return cookie.value;
+}
+
+async function identitiesOf(subject: string, app: TestApp = t) {
+  return app.database.db.select().from(userIdentities).where(eq(userIdentities.subject, subject));
+}
+
+function linkWith(linkCookie: string | undefined, password: unknown, app: TestApp = t) {
+  return app.app.inject({
+    method: 'POST',
+    url: '/api/auth/link',
+    payload: { password },
+    cookies: linkCookie === undefined ? {} : { [LINK_COOKIE]: linkCookie },
+  });
 }
 
 function signinError(response: { statusCode: number; headers: Record<string, unknown> }) {
@@ -268,12 +318,16 @@ describe('the full sign-in against a real provider', () => {
     expect(rows).toHaveLength(1);
   });
 
-  it('links to an existing account with the same verified email', async () => {
-    const existing = await signUp(t.app, { email: 'carol@example.com' });
-    accounts.set('carol-sub', { email: 'carol@example.com', email_verified: true, name: 'Carol C' });
-    const user = await currentUser(await signInAs('carol-sub'));
-    expect(user.id).toBe(existing.user.id);
-    expect(user.handle).toBe(existing.handle);
+  it('refuses an identity whose email belongs to an account already linked to another subject', async () => {
+    accounts.set('alice-other-sub', {
+      email: 'alice.smith@example.com',
+      email_verified: true,
+      name: 'Alice S',
+    });
+    const response = await signInAs('alice-other-sub');
+    expect(signinError(response)).toBe('email_linked');
+    expect(response.cookies.find((c) => c.name === 'sid')).toBeUndefined();
+    expect(await identitiesOf('alice-other-sub')).toHaveLength(0);
   });
 
   it('does not link on an unverified email that another account uses', async () => {
@@ -339,6 +393,251 @@ describe('the full sign-in against a real provider', () => {
     expect(first.headers.location).toBe('/dashboard');
     const replay = await t.app.inject({ method: 'GET', url: back, cookies: { [FLOW_COOKIE]: cookie.value } });
     expect(signinError(replay)).toBe('token_exchange_failed');
+  });
+});
+
+describe('an identity whose verified email an existing account has (no automatic linking)', () => {
+  it('does not sign the victim into, or link them to, an account someone registered with their email', async () => {
+    // The attacker registers with the victim's address and a password of their own.
+    await signUp(t.app, { email: 'victim@example.com', password: 'attacker-pass-1' });
+    accounts.set('victim-sub', { email: 'victim@example.com', email_verified: true, name: 'Vic Tim' });
+    const response = await signInAs('victim-sub');
+    linkPage(response);
+    expect(await identitiesOf('victim-sub')).toHaveLength(0);
+    // Whatever the browser now holds, it is signed in to no account.
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/user',
+      cookies: Object.fromEntries(response.cookies.map((c) => [c.name, c.value])),
+    });
+    expect(me.statusCode).toBe(401);
+    // Signing in again still does not go in.
+    linkPage(await signInAs('victim-sub'));
+    expect(await identitiesOf('victim-sub')).toHaveLength(0);
+  });
+
+  it('keeps the pending link in a short-lived, HttpOnly, encrypted cookie', async () => {
+    await signUp(t.app, { email: 'hana@example.com' });
+    accounts.set('hana-sub', { email: 'hana@example.com', email_verified: true, name: 'Hana H' });
+    const response = await signInAs('hana-sub');
+    linkPage(response);
+    const cookie = response.cookies.find((c) => c.name === LINK_COOKIE);
+    expect(cookie).toMatchObject({
+      httpOnly: true,
+      sameSite: 'Lax',
+      path: '/api/auth',
+      maxAge: LINK_TTL_SEC,
+    });
+    const bytes = Buffer.from(cookie?.value ?? '', 'base64url').toString('latin1');
+    expect(bytes).not.toContain('hana');
+    expect(bytes).not.toContain('google');
+  });
+
+  it('tells the link page which sign-in waits for which account, and that it has a password', async () => {
+    await signUp(t.app, { email: 'ivan@example.com' });
+    accounts.set('ivan-sub', { email: 'Ivan@Example.com', email_verified: true, name: 'Ivan I' });
+    const linkCookie = linkPage(await signInAs('ivan-sub'));
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/link',
+      cookies: { [LINK_COOKIE]: linkCookie },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      provider: 'google',
+      email: 'ivan@example.com',
+      hasPassword: true,
+      signInWith: [],
+    });
+  });
+
+  it("links with the account's password and signs in; the next sign-in with the provider goes straight in", async () => {
+    const owner = await signUp(t.app, { email: 'jane@example.com', password: 'jane-secret-1' });
+    accounts.set('jane-sub', { email: 'jane@example.com', email_verified: true, name: 'Jane J' });
+    const linkCookie = linkPage(await signInAs('jane-sub'));
+
+    const linked = await linkWith(linkCookie, 'jane-secret-1');
+    expect(linked.statusCode).toBe(200);
+    expect(linked.json()).toMatchObject({ id: owner.user.id, handle: owner.handle });
+    const cleared = linked.cookies.find((c) => c.name === LINK_COOKIE);
+    expect(cleared?.value).toBe('');
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/user',
+      headers: { cookie: sessionCookie(linked) },
+    });
+    expect(me.json()).toMatchObject({ id: owner.user.id });
+    expect(await identitiesOf('jane-sub')).toEqual([
+      expect.objectContaining({ provider: 'google', userId: owner.user.id }),
+    ]);
+
+    const again = await currentUser(await signInAs('jane-sub'));
+    expect(again.id).toBe(owner.user.id);
+  });
+
+  it('refuses a wrong password with 401 and links nothing', async () => {
+    await signUp(t.app, { email: 'kim@example.com', password: 'kim-secret-12' });
+    accounts.set('kim-sub', { email: 'kim@example.com', email_verified: true, name: 'Kim K' });
+    const linkCookie = linkPage(await signInAs('kim-sub'));
+    const response = await linkWith(linkCookie, 'not-kims-password');
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({
+      message: 'Incorrect password for the account with this email.',
+      code: 'INVALID_CREDENTIALS',
+    });
+    expect(response.cookies.find((c) => c.name === 'sid')).toBeUndefined();
+    expect(await identitiesOf('kim-sub')).toHaveLength(0);
+    linkPage(await signInAs('kim-sub'));
+  });
+
+  it('limits password attempts per account', async () => {
+    await signUp(t.app, { email: 'lee@example.com', password: 'lee-secret-12' });
+    accounts.set('lee-sub', { email: 'lee@example.com', email_verified: true, name: 'Lee L' });
+    const linkCookie = linkPage(await signInAs('lee-sub'));
+    for (let attempt = 0; attempt < LINK_LIMITS.perAccount; attempt += 1) {
+      expect((await linkWith(linkCookie, `wrong-${attempt}`)).statusCode).toBe(401);
+    }
+    const limited = await linkWith(linkCookie, 'lee-secret-12');
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await identitiesOf('lee-sub')).toHaveLength(0);
+  });
+
+  it('refuses a missing, forged, foreign or expired pending link before reading the body', async () => {
+    const noLink = 'No sign-in is waiting to be linked. Continue with Google or Replit again.';
+    for (const method of ['GET', 'POST'] as const) {
+      const without = await t.app.inject({
+        method,
+        url: '/api/auth/link',
+        payload: method === 'POST' ? {} : undefined,
+      });
+      expect(without.statusCode).toBe(400);
+      expect(without.json()).toEqual({ message: noLink, code: 'BAD_REQUEST' });
+    }
+
+    await signUp(t.app, { email: 'mo@example.com', password: 'mo-secret-123' });
+    accounts.set('mo-sub', { email: 'mo@example.com', email_verified: true, name: 'Mo M' });
+    const linkCookie = linkPage(await signInAs('mo-sub'));
+    const flipped = `${linkCookie.slice(0, 20)}${linkCookie[20] === 'A' ? 'B' : 'A'}${linkCookie.slice(21)}`;
+    const forged = await linkWith(flipped, 'mo-secret-123');
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json().message).toBe(noLink);
+
+    const link: PendingLink = {
+      provider: 'google',
+      subject: 'mo-sub',
+      email: 'mo@example.com',
+      expiresAt: Date.now() + 60_000,
+    };
+    const otherKey = linkCookieKey('another-session-secret-0123456789abcdef');
+    expect((await linkWith(sealLink(otherKey, link), 'mo-secret-123')).statusCode).toBe(400);
+
+    const key = linkCookieKey(t.config.sessionSecret);
+    const expired = await linkWith(sealLink(key, { ...link, expiresAt: Date.now() - 1 }), 'mo-secret-123');
+    expect(expired.statusCode).toBe(410);
+    expect(expired.json()).toEqual({
+      message: 'This request to link your Google sign-in has expired. Continue with Google again.',
+      code: 'BAD_REQUEST',
+    });
+    expect(expired.cookies.find((c) => c.name === 'sid')).toBeUndefined();
+    expect(await identitiesOf('mo-sub')).toHaveLength(0);
+  });
+
+  it('answers 400 for a missing password only once the pending link is there', async () => {
+    await signUp(t.app, { email: 'ned@example.com' });
+    accounts.set('ned-sub', { email: 'ned@example.com', email_verified: true, name: 'Ned N' });
+    const linkCookie = linkPage(await signInAs('ned-sub'));
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/link',
+      payload: {},
+      cookies: { [LINK_COOKIE]: linkCookie },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      fields: { password: 'Password is required' },
+    });
+  });
+
+  it('drops the pending link on Cancel', async () => {
+    await signUp(t.app, { email: 'olga@example.com' });
+    accounts.set('olga-sub', { email: 'olga@example.com', email_verified: true, name: 'Olga O' });
+    const linkCookie = linkPage(await signInAs('olga-sub'));
+    const cancel = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/auth/link',
+      cookies: { [LINK_COOKIE]: linkCookie },
+    });
+    expect(cancel.statusCode).toBe(204);
+    const cleared = cancel.cookies.find((c) => c.name === LINK_COOKIE);
+    expect(cleared).toMatchObject({ value: '', path: '/api/auth' });
+    expect(cleared?.expires?.getTime()).toBeLessThan(Date.now());
+  });
+});
+
+describe('an account made with another provider (no password)', () => {
+  let both: TestApp;
+
+  beforeAll(async () => {
+    const settings = { issuer, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET };
+    both = await buildTestApp({ publicUrl: PUBLIC_URL, oidc: { google: settings, replit: settings } });
+  });
+
+  afterAll(async () => {
+    await both?.close();
+  });
+
+  it('is never linked automatically: the page is told to send them to the provider they used first', async () => {
+    accounts.set('pat-sub', { email: 'pat@example.com', email_verified: true, name: 'Pat P' });
+    const first = await currentUser(await signInAs('pat-sub', { provider: 'replit', app: both }), both);
+
+    const callback = await signInAs('pat-sub', { provider: 'google', app: both });
+    const linkCookie = linkPage(callback);
+    expect(await identitiesOf('pat-sub', both)).toEqual([
+      expect.objectContaining({ provider: 'replit', userId: first.id }),
+    ]);
+    const described = await both.app.inject({
+      method: 'GET',
+      url: '/api/auth/link',
+      cookies: { [LINK_COOKIE]: linkCookie },
+    });
+    expect(described.json()).toEqual({
+      provider: 'google',
+      email: 'pat@example.com',
+      hasPassword: false,
+      signInWith: ['replit'],
+    });
+    const withPassword = await linkWith(linkCookie, 'any-password-at-all', both);
+    expect(withPassword.statusCode).toBe(409);
+    expect(withPassword.json().message).toBe(
+      'That account has no password. Continue with Replit to link your Google sign-in to it.',
+    );
+    expect(withPassword.cookies.find((c) => c.name === 'sid')).toBeUndefined();
+
+    // Signing in with Replit proves the account is theirs and completes the pending link.
+    const viaReplit = await signInAs('pat-sub', {
+      provider: 'replit',
+      app: both,
+      cookies: { [LINK_COOKIE]: linkCookie },
+    });
+    expect((await currentUser(viaReplit, both)).id).toBe(first.id);
+    expect(viaReplit.cookies.find((c) => c.name === LINK_COOKIE)?.value).toBe('');
+    const viaGoogle = await currentUser(await signInAs('pat-sub', { provider: 'google', app: both }), both);
+    expect(viaGoogle.id).toBe(first.id);
+  });
+
+  it('does not complete a pending link by a sign-in to an account with another email', async () => {
+    accounts.set('quinn-sub', { email: 'quinn@example.com', email_verified: true, name: 'Quinn Q' });
+    accounts.set('rosa-sub', { email: 'rosa@example.com', email_verified: true, name: 'Rosa R' });
+    await currentUser(await signInAs('quinn-sub', { provider: 'replit', app: both }), both);
+    const linkCookie = linkPage(await signInAs('quinn-sub', { provider: 'google', app: both }));
+    const rosa = await currentUser(
+      await signInAs('rosa-sub', { provider: 'replit', app: both, cookies: { [LINK_COOKIE]: linkCookie } }),
+      both,
+    );
+    expect(rosa.email).toBe('rosa@example.com');
+    expect((await identitiesOf('quinn-sub', both)).map((identity) => identity.provider)).toEqual(['replit']);
   });
 });
 
@@ -432,6 +731,36 @@ describe('flow cookie', () => {
     expect(openFlow(key, `${altered}.${signature}`, 'google')).toBeUndefined();
     expect(openFlow(key, `${payload}.`, 'google')).toBeUndefined();
     expect(openFlow(key, undefined, 'google')).toBeUndefined();
+  });
+});
+
+describe('link cookie', () => {
+  const key = linkCookieKey('a-session-secret-for-this-test-only-0123');
+  const link: PendingLink = {
+    provider: 'google',
+    subject: 'subject-value',
+    email: 'someone@example.com',
+    expiresAt: Date.now() + 24 * 3600_000,
+  };
+
+  it('round-trips encrypted, and refuses a forged, differently keyed or stale cookie', () => {
+    const sealed = sealLink(key, link);
+    expect(openLink(key, sealed)).toEqual({ link });
+    expect(Buffer.from(sealed, 'base64url').toString('latin1')).not.toContain('someone');
+    expect(sealLink(key, link)).not.toBe(sealed); // a fresh IV each time
+    expect(openLink(key, sealed, link.expiresAt + 1)).toEqual({ problem: 'expired', provider: 'google' });
+    expect(openLink(linkCookieKey('another-session-secret-0123456789abc'), sealed)).toEqual({
+      problem: 'invalid',
+    });
+    const bytes = Buffer.from(sealed, 'base64url');
+    bytes[bytes.length - 1] = (bytes[bytes.length - 1] ?? 0) ^ 1;
+    expect(openLink(key, bytes.toString('base64url'))).toEqual({ problem: 'invalid' });
+    expect(openLink(key, 'short')).toEqual({ problem: 'invalid' });
+    expect(openLink(key, undefined)).toEqual({ problem: 'missing' });
+    // The flow cookie's key does not open it.
+    expect(openLink(flowCookieKey('a-session-secret-for-this-test-only-0123'), sealed)).toEqual({
+      problem: 'invalid',
+    });
   });
 });
 

@@ -1,14 +1,19 @@
-import { createHmac, randomInt } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, randomInt } from 'node:crypto';
 import { sign, unsign } from '@fastify/cookie';
-import { EMAIL_PATTERN, type OidcProvider } from '@streamshop/contract/auth.ts';
+import type { PendingAccountLink } from '@streamshop/contract/account-link.ts';
+import { EMAIL_PATTERN, OIDC_PROVIDERS, type OidcProvider } from '@streamshop/contract/auth.ts';
 import * as oidc from 'openid-client';
 import { z } from 'zod';
 import type { Config, OidcSettings } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
+import { AppError, conflict, tooManyRequests } from '../../platform/errors.ts';
+import type { RateLimiter } from '../../platform/rate-limit.ts';
+import { verifyPassword } from './password.ts';
 import {
   findUserByEmail,
   findUserByHandle,
   findUserByIdentity,
+  identitiesOfUser,
   insertUserWithIdentity,
   linkIdentity,
   type UserRow,
@@ -37,6 +42,7 @@ export type OidcErrorCode =
   | 'token_exchange_failed'
   | 'email_required'
   | 'email_in_use'
+  | 'email_linked'
   | 'signin_failed';
 
 /** A sign-in that cannot complete; `code` is safe to show, `message` is for logs. */
@@ -70,9 +76,23 @@ const pendingFlowSchema = z.object({
   expiresAt: z.number(),
 });
 
-/** A key of its own for the flow cookie, derived from the session secret. */
+/** A key of its own for each cookie, derived from the session secret and the cookie's purpose. */
+function cookieKey(sessionSecret: string, purpose: string): Buffer {
+  return createHmac('sha256', sessionSecret).update(`streamshop/${purpose}/v1`).digest();
+}
+
+/** The flow cookie's key. */
 export function flowCookieKey(sessionSecret: string): Buffer {
-  return createHmac('sha256', sessionSecret).update('streamshop/oidc-flow-cookie/v1').digest();
+  return cookieKey(sessionSecret, 'oidc-flow-cookie');
+}
+
+/** Parses a cookie's JSON payload; undefined when it is not JSON. */
+function parseJson(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -93,15 +113,82 @@ export function openFlow(
   if (!sealed || sealed.length > 2048) return undefined;
   const { valid, value } = unsign(sealed, key);
   if (!valid || !value) return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  const parsed = pendingFlowSchema.safeParse(json);
+  const parsed = pendingFlowSchema.safeParse(parseJson(Buffer.from(value, 'base64url')));
   if (!parsed.success || parsed.data.provider !== provider || parsed.data.expiresAt <= now) return undefined;
   return { ...parsed.data, provider };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The link cookie: an external identity waiting to be linked to the account that has its email.
+
+/** How long a pending link waits for the account's password. */
+export const LINK_TTL_SEC = 10 * 60;
+
+/**
+ * A verified external identity whose email belongs to an existing account. It is linked only when
+ * the same browser then proves it owns that account (its password, or a provider already linked).
+ */
+export interface PendingLink {
+  provider: OidcProvider;
+  subject: string;
+  /** Normalised (lower-case); the provider said it verified it. */
+  email: string;
+  /** Epoch milliseconds. */
+  expiresAt: number;
+}
+
+const pendingLinkSchema = z.object({
+  provider: z.enum(OIDC_PROVIDERS),
+  subject: z.string().min(1).max(255),
+  email: z.string().min(3).max(254),
+  expiresAt: z.number(),
+});
+
+/** The link cookie's key. */
+export function linkCookieKey(sessionSecret: string): Buffer {
+  return cookieKey(sessionSecret, 'oidc-link-cookie');
+}
+
+const LINK_IV_BYTES = 12;
+const LINK_TAG_BYTES = 16;
+
+/**
+ * Encrypts a pending link with AES-256-GCM (iv, tag and ciphertext, base64url): the browser holds
+ * it but can neither read the provider's subject nor change a byte of it.
+ */
+export function sealLink(key: Buffer, link: PendingLink): string {
+  const iv = randomBytes(LINK_IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const ciphertext = Buffer.concat([cipher.update(JSON.stringify(link), 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64url');
+}
+
+export type OpenedLink =
+  | { link: PendingLink }
+  | { problem: 'missing' | 'invalid' }
+  | { problem: 'expired'; provider: OidcProvider };
+
+/** The pending link a cookie holds, or why there is none. */
+export function openLink(key: Buffer, sealed: string | undefined, now = Date.now()): OpenedLink {
+  if (!sealed) return { problem: 'missing' };
+  if (sealed.length > 2048) return { problem: 'invalid' };
+  const bytes = Buffer.from(sealed, 'base64url');
+  if (bytes.length <= LINK_IV_BYTES + LINK_TAG_BYTES) return { problem: 'invalid' };
+  let plaintext: Buffer;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, LINK_IV_BYTES));
+    decipher.setAuthTag(bytes.subarray(LINK_IV_BYTES, LINK_IV_BYTES + LINK_TAG_BYTES));
+    plaintext = Buffer.concat([
+      decipher.update(bytes.subarray(LINK_IV_BYTES + LINK_TAG_BYTES)),
+      decipher.final(),
+    ]);
+  } catch {
+    return { problem: 'invalid' };
+  }
+  const parsed = pendingLinkSchema.safeParse(parseJson(plaintext));
+  if (!parsed.success) return { problem: 'invalid' };
+  if (parsed.data.expiresAt <= now) return { problem: 'expired', provider: parsed.data.provider };
+  return { link: parsed.data };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -370,27 +457,45 @@ function pictureUrl(picture: string | undefined): string | null {
   }
 }
 
+/** Where an external identity leads: into an account, or to the page that links it to one. */
+export type OidcOutcome = { user: UserRow } | { linkRequired: PendingLink };
+
 /**
- * The account an external identity signs into: the one linked to (provider, subject); else the
- * one with the same email when the provider says it verified that email (and the identity is
- * linked to it); else a new account without a password.
+ * The account an external identity signs into: the one linked to (provider, subject); else a new
+ * account without a password. An identity whose email an existing account already has is never
+ * linked on the email alone: nothing has verified that the account's owner holds that email (the
+ * product has no email verification yet), so whoever registered it first, perhaps with someone
+ * else's address, would receive every later sign-in of the address's real owner. Instead, a
+ * verified email leads to a pending link, completed only once the account's owner proves it
+ * (its password, or a sign-in with a provider already linked to it).
  */
-export async function resolveOidcUser(db: Db, identity: OidcIdentity): Promise<UserRow> {
+export async function resolveOidcUser(
+  db: Db,
+  identity: OidcIdentity,
+  now = Date.now(),
+): Promise<OidcOutcome> {
   const { provider, subject } = identity;
   const linked = await findUserByIdentity(db, provider, subject);
-  if (linked) return linked;
+  if (linked) return { user: linked };
 
   const email = normalizeEmail(identity.email);
   if (!email) throw new OidcFlowError('email_required', `${provider} shared no usable email address`);
 
-  const linkByEmail = async () => {
-    if (!identity.emailVerified) return undefined;
+  /** A pending link when an account already has the email; undefined when none does. */
+  const pendingLink = async (): Promise<OidcOutcome | undefined> => {
     const existing = await findUserByEmail(db, email);
-    if (existing) await linkIdentity(db, provider, subject, existing.id);
-    return existing;
+    if (!existing) return undefined;
+    if (!identity.emailVerified) {
+      throw new OidcFlowError('email_in_use', `an account already uses the ${provider} email, unverified`);
+    }
+    const identities = await identitiesOfUser(db, existing.id);
+    if (identities.some((other) => other.provider === provider)) {
+      throw new OidcFlowError('email_linked', `the account with this email has another ${provider} identity`);
+    }
+    return { linkRequired: { provider, subject, email, expiresAt: now + LINK_TTL_SEC * 1000 } };
   };
-  const existing = await linkByEmail();
-  if (existing) return existing;
+  const pending = await pendingLink();
+  if (pending) return pending;
 
   const { firstName, lastName } = deriveNames(identity);
   const base = handleBase(identity);
@@ -398,7 +503,7 @@ export async function resolveOidcUser(db: Db, identity: OidcIdentity): Promise<U
     const handle = handleCandidate(base, attempt);
     if (await findUserByHandle(db, handle)) continue;
     try {
-      return await insertUserWithIdentity(
+      const user = await insertUserWithIdentity(
         db,
         {
           handle,
@@ -412,21 +517,106 @@ export async function resolveOidcUser(db: Db, identity: OidcIdentity): Promise<U
         provider,
         subject,
       );
+      return { user };
     } catch (error) {
       const constraint = uniqueViolation(error);
       if (constraint === 'users_handle_key') continue; // taken meanwhile: next candidate
       if (constraint === 'user_identities_provider_subject_key') {
         // A parallel sign-in of the same identity created the account first.
         const winner = await findUserByIdentity(db, provider, subject);
-        if (winner) return winner;
+        if (winner) return { user: winner };
       }
       if (constraint === 'users_email_key') {
-        const owner = await linkByEmail();
-        if (owner) return owner;
-        throw new OidcFlowError('email_in_use', `an account already uses the ${provider} email, unverified`);
+        // An account with this email was created meanwhile.
+        const raced = await pendingLink();
+        if (raced) return raced;
       }
       throw error;
     }
   }
   throw new OidcFlowError('signin_failed', 'no free handle found');
+}
+
+/**
+ * Links a pending identity to the account that proved it owns the pending email. False when that
+ * cannot be: the identity now belongs to another account, or the account meanwhile got another
+ * identity at the same provider.
+ */
+export async function linkPendingIdentity(db: Db, userId: string, link: PendingLink): Promise<boolean> {
+  const identities = await identitiesOfUser(db, userId);
+  const atProvider = identities.find((identity) => identity.provider === link.provider);
+  if (atProvider) return atProvider.subject === link.subject;
+  await linkIdentity(db, link.provider, link.subject, userId);
+  const owner = await findUserByIdentity(db, link.provider, link.subject);
+  return owner?.id === userId;
+}
+
+/** Password attempts at a pending link allowed per window, per account (its email) and per address. */
+export const LINK_LIMITS = { perAccount: 10, perIp: 50, windowSec: 600 };
+
+/**
+ * Completes a pending link with the password of the account that has the pending email, and
+ * returns that account. Every attempt counts against the limits before the password is checked;
+ * a right one ends the pending link, so what they count is failures (and at most one success).
+ */
+export async function linkWithPassword(
+  db: Db,
+  limiter: RateLimiter,
+  link: PendingLink,
+  password: string,
+  ip: string,
+): Promise<UserRow> {
+  for (const [key, limit] of [
+    [`link:ip:${ip}`, LINK_LIMITS.perIp],
+    [`link:account:${link.email}`, LINK_LIMITS.perAccount],
+  ] as const) {
+    const result = await limiter.hit(key, limit, LINK_LIMITS.windowSec);
+    if (!result.allowed) throw tooManyRequests(result.retryAfterSec);
+  }
+  const account = await accountToLink(db, link);
+  if (!account.passwordHash) {
+    const firstWay = (await providersOfUser(db, account.id)).map((p) => PROVIDER_LABELS[p]).join(' or ');
+    throw conflict(
+      'CONFLICT',
+      firstWay
+        ? `That account has no password. Continue with ${firstWay} to link your ${PROVIDER_LABELS[link.provider]} sign-in to it.`
+        : 'That account has no password, so it cannot be linked here.',
+    );
+  }
+  if (!(await verifyPassword(account.passwordHash, password))) {
+    throw new AppError(401, 'INVALID_CREDENTIALS', 'Incorrect password for the account with this email.');
+  }
+  if (!(await linkPendingIdentity(db, account.id, link))) {
+    const label = PROVIDER_LABELS[link.provider];
+    throw conflict(
+      'CONFLICT',
+      `This ${label} sign-in cannot be linked: the account already has another one.`,
+    );
+  }
+  return account;
+}
+
+/** The account that has the pending link's email; 410 when it is gone. */
+async function accountToLink(db: Db, link: PendingLink): Promise<UserRow> {
+  const account = await findUserByEmail(db, link.email);
+  if (account) return account;
+  const label = PROVIDER_LABELS[link.provider];
+  throw new AppError(410, 'BAD_REQUEST', `That account no longer exists. Continue with ${label} again.`);
+}
+
+/** The providers an account signs in with, in the sign-in page's order. */
+async function providersOfUser(db: Db, userId: string): Promise<OidcProvider[]> {
+  const linked = new Set((await identitiesOfUser(db, userId)).map((identity) => identity.provider));
+  return OIDC_PROVIDERS.filter((provider) => linked.has(provider));
+}
+
+/** What the link page shows: which sign-in waits to be linked to which email's account, and how. */
+export async function describePendingLink(db: Db, link: PendingLink): Promise<PendingAccountLink> {
+  const account = await accountToLink(db, link);
+  return {
+    provider: link.provider,
+    email: link.email,
+    hasPassword: account.passwordHash !== null,
+    signInWith: await providersOfUser(db, account.id),
+  };
 }

@@ -43,6 +43,17 @@ export async function findUserByIdentity(
   return row?.user;
 }
 
+/** The external identities linked to an account. */
+export async function identitiesOfUser(
+  db: Db,
+  userId: string,
+): Promise<{ provider: string; subject: string }[]> {
+  return db
+    .select({ provider: userIdentities.provider, subject: userIdentities.subject })
+    .from(userIdentities)
+    .where(eq(userIdentities.userId, userId));
+}
+
 /** Links an external identity to an account; a link that already exists is left as it is. */
 export async function linkIdentity(db: Db, provider: string, subject: string, userId: string): Promise<void> {
   await db.insert(userIdentities).values({ provider, subject, userId }).onConflictDoNothing();
