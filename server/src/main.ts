@@ -7,7 +7,9 @@ async function main() {
   const config = loadConfig();
   const app = await buildApp(config);
   if (config.env === 'production' && app.payments.name === 'local') {
-    app.log.warn('ALLOW_TEST_PAYMENTS=true: payments go to the offline test card provider; no card is charged');
+    app.log.warn(
+      'ALLOW_TEST_PAYMENTS=true: payments go to the offline test card provider; no card is charged',
+    );
   }
   if (config.seedDemo) await seedDemoIfEmpty(app.database.db, config.dataDir, app.log);
 

@@ -38,7 +38,10 @@ export const moderationRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, {
 
   app.post(
     '/api/moderators',
-    { config: SIGNED_IN, schema: { body: addModeratorBodySchema, response: { 201: moderatorSchema, ...errors } } },
+    {
+      config: SIGNED_IN,
+      schema: { body: addModeratorBodySchema, response: { 201: moderatorSchema, ...errors } },
+    },
     async (request, reply) => {
       const moderator = await appointModerator(db, signedInUser(request).id, request.body.handle);
       return reply.status(201).send(moderator);
@@ -63,7 +66,10 @@ export const moderationRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, {
   // Rules apply when a message is sent, so a change needs no broadcast.
   app.put(
     '/api/chat-settings',
-    { config: SIGNED_IN, schema: { body: chatSettingsBodySchema, response: { 200: chatSettingsSchema, ...errors } } },
+    {
+      config: SIGNED_IN,
+      schema: { body: chatSettingsBodySchema, response: { 200: chatSettingsSchema, ...errors } },
+    },
     async (request) => saveChatSettings(db, signedInUser(request).id, request.body),
   );
 

@@ -39,7 +39,10 @@ export const streamRoutes: FastifyPluginAsyncZod<{ db: Db; hub: RoomHub }> = asy
 
   app.post(
     '/api/rooms',
-    { config: SIGNED_IN, schema: { body: createRoomBodySchema, response: { 201: roomResponseSchema, ...errors } } },
+    {
+      config: SIGNED_IN,
+      schema: { body: createRoomBodySchema, response: { 201: roomResponseSchema, ...errors } },
+    },
     async (request, reply) => {
       const stream = await createRoom(db, signedInUser(request), request.body);
       return reply.status(201).send({ roomName: stream.roomName, stream });
@@ -54,13 +57,19 @@ export const streamRoutes: FastifyPluginAsyncZod<{ db: Db; hub: RoomHub }> = asy
 
   app.get(
     '/api/streams/:name/stats',
-    { config: SIGNED_IN, schema: { params: roomNameParamsSchema, response: { 200: streamStatsSchema, ...errors } } },
+    {
+      config: SIGNED_IN,
+      schema: { params: roomNameParamsSchema, response: { 200: streamStatsSchema, ...errors } },
+    },
     async (request) => getStreamStats(db, signedInUser(request).id, request.params.name),
   );
 
   app.post(
     '/api/streams/:name/start',
-    { config: SIGNED_IN, schema: { params: roomNameParamsSchema, response: { 200: streamSchema, ...errors } } },
+    {
+      config: SIGNED_IN,
+      schema: { params: roomNameParamsSchema, response: { 200: streamSchema, ...errors } },
+    },
     async (request) => {
       const stream = await startStream(db, signedInUser(request).id, request.params.name);
       if (stream.endsAt)
@@ -71,7 +80,10 @@ export const streamRoutes: FastifyPluginAsyncZod<{ db: Db; hub: RoomHub }> = asy
 
   app.post(
     '/api/streams/:name/end',
-    { config: SIGNED_IN, schema: { params: roomNameParamsSchema, response: { 200: streamSchema, ...errors } } },
+    {
+      config: SIGNED_IN,
+      schema: { params: roomNameParamsSchema, response: { 200: streamSchema, ...errors } },
+    },
     async (request) => {
       const stream = await endStream(db, signedInUser(request).id, request.params.name);
       await hub.publish(stream.roomName, { type: 'stream_ended' });
