@@ -12,6 +12,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { Redis } from 'ioredis';
 import type { Config, TrustProxy } from './config.ts';
 import { type Database, openDatabase } from './db/client.ts';
+import { serializeError } from './db/query-errors.ts';
 import { oidcRoutes } from './modules/auth/oidc-routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { imageUploadRoutes } from './modules/catalog/image-upload.ts';
@@ -77,6 +78,8 @@ export interface AppDeps {
   payments?: PaymentProvider;
   /** Where the built SPA lives; tests may point elsewhere. */
   webDist?: string;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
 }
 
 /** WebSocket close code 1012: "service restart", so clients reconnect. */
@@ -142,7 +145,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const hub = new RoomHub(bus);
 
   const app = Fastify({
-    logger: { level: config.logLevel },
+    // Every `err` logged goes through serializeError: a failed query's parameters stay out of the log.
+    logger: { level: config.logLevel, serializers: { err: serializeError }, stream: deps.logStream },
     genReqId: () => randomUUID(),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: trustProxyOption(config.trustProxy),

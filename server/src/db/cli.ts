@@ -1,5 +1,6 @@
 import { ConfigError } from '../config.ts';
 import { DataDirLockedError } from './embedded.ts';
+import { isQueryError, serializeError } from './query-errors.ts';
 
 /** A bad command line: the message and the usage are printed, exit code 2. */
 export class UsageError extends Error {}
@@ -19,7 +20,8 @@ export function runCli(main: () => Promise<void>, usage: string, failure: string
       if (error instanceof ConfigError || error instanceof DataDirLockedError) {
         console.error(error.message);
       } else {
-        console.error(`${failure}:`, error);
+        // A failed query is printed without its parameters (emails in an export, say).
+        console.error(`${failure}:`, isQueryError(error) ? serializeError(error) : error);
       }
       process.exit(1);
     },
