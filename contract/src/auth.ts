@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, PLANS } from './constants.ts';
+import { textSchema } from './text.ts';
 
 /** Handles: 3-30 of [a-z0-9_], compared case-insensitively (stored lower-case). */
 export const HANDLE_PATTERN = /^[a-z0-9_]{3,30}$/;
@@ -21,20 +22,17 @@ const handleField = z
       .regex(HANDLE_PATTERN, 'Handle must be 3-30 characters of a-z, 0-9 and _'),
   );
 
-const requiredText = (label: string, max: number) =>
-  z
-    .string({ error: `${label} is required` })
-    .trim()
+/** A person's or business's name, shown to others: no control or text-direction characters. */
+const requiredName = (label: string, max: number) =>
+  textSchema(label, { name: true })
     .min(1, `${label} is required`)
     .max(max, `${label} must be at most ${max} characters`);
 
 export const signupBodySchema = z.object({
-  firstName: requiredText('First name', 80),
-  lastName: requiredText('Last name', 80),
+  firstName: requiredName('First name', 80),
+  lastName: requiredName('Last name', 80),
   handle: handleField,
-  email: z
-    .string({ error: 'Email is required' })
-    .trim()
+  email: textSchema('Email')
     .min(1, 'Email is required')
     .max(254, 'Email must be at most 254 characters')
     .regex(EMAIL_PATTERN, 'Please enter a valid email address.')
@@ -44,9 +42,7 @@ export const signupBodySchema = z.object({
     .min(1, 'Password is required')
     .min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters long.`)
     .max(MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`),
-  businessName: z
-    .string()
-    .trim()
+  businessName: textSchema('Business name', { name: true })
     .max(120, 'Business name must be at most 120 characters')
     .optional()
     .transform((value) => (value ? value : undefined)),
@@ -54,8 +50,7 @@ export const signupBodySchema = z.object({
 export type SignupBody = z.input<typeof signupBodySchema>;
 
 export const signinBodySchema = z.object({
-  handle: z
-    .string({ error: 'Handle is required' })
+  handle: textSchema('Handle')
     .transform(normalizeHandle)
     .pipe(z.string().min(1, 'Handle is required').max(64, 'Handle is too long')),
   password: z

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CONDITIONS, EXPLORE_MAX_PAGE_SIZE, EXPLORE_PAGE_SIZE, SORTS } from './constants.ts';
+import { textSchema } from './text.ts';
 
 /** Totals above this are estimated by the planner instead of counted exactly (see docs/api.md). */
 export const EXACT_TOTAL_LIMIT = 1000;
@@ -29,7 +30,7 @@ const optionalNumberParam = (field: string, schema: z.ZodNumber) =>
 
 /** Query of GET /api/explore and GET /api/facets. Prices are in dollars, as the filter panel shows. */
 export const exploreQuerySchema = z.object({
-  search: z.string().trim().max(200, 'search must be at most 200 characters').optional(),
+  search: textSchema('search').max(200, 'search must be at most 200 characters').optional(),
   category: optionalNumberParam('category', z.number().int('category must be a category id').positive()),
   condition: z.preprocess(
     (value) => (value === '' ? undefined : value),
@@ -134,14 +135,8 @@ export const facetsResponseSchema = z.object({
 export type FacetsResponse = z.infer<typeof facetsResponseSchema>;
 
 export const productBodySchema = z.object({
-  title: z
-    .string({ error: 'title is required' })
-    .trim()
-    .min(1, 'title is required')
-    .max(200, 'title must be at most 200 characters'),
-  description: z
-    .string()
-    .trim()
+  title: textSchema('title').min(1, 'title is required').max(200, 'title must be at most 200 characters'),
+  description: textSchema('description', { multiline: true })
     .max(5000, 'description must be at most 5,000 characters')
     .nullish()
     .transform((value) => value || null),
@@ -224,6 +219,6 @@ export const storefrontResponseSchema = z.object({
 });
 export type StorefrontResponse = z.infer<typeof storefrontResponseSchema>;
 
-export const handleParamsSchema = z.object({ handle: z.string().min(1).max(64) });
+export const handleParamsSchema = z.object({ handle: textSchema('handle').min(1).max(64) });
 
 export const imageUploadResponseSchema = z.object({ url: z.string() });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EMAIL_PATTERN } from './auth.ts';
 import { DISC_ORDER_MAX_QUANTITY, DISC_ORDER_MIN_QUANTITY } from './constants.ts';
+import { type TextOptions, textSchema } from './text.ts';
 
 /**
  * Bodies of the public marketing forms (spec sections 3, 5 and 7). The same schemas check the
@@ -16,26 +17,23 @@ export const PREORDER_DUPLICATE_MESSAGE = 'This email already has a pre-order!';
 export const INVALID_EMAIL_MESSAGE = 'Please enter a valid email address.';
 export const GENERIC_FORM_ERROR_MESSAGE = 'Something went wrong. Please try again.';
 
-const requiredText = (label: string, max: number) =>
-  z
-    .string({ error: `${label} is required` })
-    .trim()
+const requiredText = (label: string, max: number, options?: TextOptions) =>
+  textSchema(label, options)
     .min(1, `${label} is required`)
     .max(max, `${label} must be at most ${max} characters`);
 
+/** A person's name: no text-direction characters either (the seller and the admin read it). */
+const requiredName = (label: string, max: number) => requiredText(label, max, { name: true });
+
 /** Blank or missing becomes undefined, so an empty optional field is not stored as ''. */
-const optionalText = (label: string, max: number) =>
-  z
-    .string()
-    .trim()
+const optionalText = (label: string, max: number, options?: TextOptions) =>
+  textSchema(label, options)
     .max(max, `${label} must be at most ${max} characters`)
     .optional()
     .transform((value) => (value ? value : undefined));
 
 /** Trimmed and lower-cased, so duplicates are found whatever the letter case. */
-export const discEmailSchema = z
-  .string({ error: 'Email is required' })
-  .trim()
+export const discEmailSchema = textSchema('Email')
   .min(1, 'Email is required')
   .max(254, 'Email must be at most 254 characters')
   .regex(EMAIL_PATTERN, INVALID_EMAIL_MESSAGE)
@@ -59,7 +57,7 @@ export const PRICE_STRING_PATTERN = /^\d{1,9}\.\d{2}$/;
 
 /** POST /api/pre-order: the newsletter ('Limited Founders Batch Edition') pre-order. */
 export const newsletterPreorderBodySchema = z.object({
-  name: requiredText('Name', 120),
+  name: requiredName('Name', 120),
   email: discEmailSchema,
   quantity: z
     .number({ error: 'Quantity must be a whole number' })
@@ -82,10 +80,10 @@ export type NewsletterPreorder = z.infer<typeof newsletterPreorderResponseSchema
 
 /** POST /api/stream-disc-orders: the full 'Order Stream Disc' form. */
 export const discOrderBodySchema = z.object({
-  name: requiredText('Full name', 120),
+  name: requiredName('Full name', 120),
   email: discEmailSchema,
   phone: optionalText('Phone', 40),
-  company: optionalText('Company', 120),
+  company: optionalText('Company', 120, { name: true }),
   quantity: z
     .number({ error: 'Quantity must be a whole number' })
     .int('Quantity must be a whole number')
@@ -96,9 +94,7 @@ export const discOrderBodySchema = z.object({
   city: requiredText('City', 100),
   state: requiredText('State/Province', 100),
   zipCode: requiredText('ZIP/Postal code', 20),
-  country: z
-    .string()
-    .trim()
+  country: textSchema('Country')
     .max(56, 'Country must be at most 56 characters')
     .optional()
     .transform((value) => (value ? value : 'US')),
@@ -109,7 +105,7 @@ export const discOrderResponseSchema = z.object({ id: z.string() });
 
 /** POST /api/stream-disc/pre-order: the $1 reservation. */
 export const discPreorderBodySchema = z.object({
-  name: requiredText('Name', 120),
+  name: requiredName('Name', 120),
   email: discEmailSchema,
   phone: optionalText('Phone', 40),
 });

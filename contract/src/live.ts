@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { streamSchema } from './catalog.ts';
 import { TIMEOUT_MAX_SEC, TIMEOUT_MIN_SEC } from './moderation.ts';
 import type { ShopEvent } from './shop.ts';
+import { textSchema } from './text.ts';
 
 export const CHAT_MAX_LENGTH = 500;
 export const CHAT_HISTORY_SIZE = 50;
@@ -10,14 +11,10 @@ export const CHAT_BURST = 3;
 export const CHAT_REFILL_PER_SEC = 1;
 
 export const createRoomBodySchema = z.object({
-  title: z
-    .string({ error: 'Stream title is required' })
-    .trim()
+  title: textSchema('Stream title')
     .min(1, 'Stream title is required')
     .max(200, 'title must be at most 200 characters'),
-  description: z
-    .string()
-    .trim()
+  description: textSchema('description', { multiline: true })
     .max(2000, 'description must be at most 2,000 characters')
     .nullish()
     .transform((value) => value || null),
@@ -39,7 +36,7 @@ export const roomNameParamsSchema = z.object({
   name: z.string().regex(/^[a-z0-9-]{3,80}$/, 'name must be a room name'),
 });
 
-const chatUsernameSchema = z.string().min(1).max(64);
+const chatUsernameSchema = textSchema('username').min(1).max(64);
 
 /**
  * Messages a client sends on /ws?room={name}. Strict: a key the server does not take (a `kind`,
@@ -48,7 +45,7 @@ const chatUsernameSchema = z.string().min(1).max(64);
 export const clientMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('chat_message'),
-    message: z.string().max(10_000),
+    message: textSchema('message', { multiline: true }).max(10_000),
     /** Ignored: the server takes the name from the session. Kept for the spec's wire format. */
     username: z.string().optional(),
   }),

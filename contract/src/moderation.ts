@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HANDLE_PATTERN, normalizeHandle } from './auth.ts';
+import { textSchema } from './text.ts';
 
 /**
  * A seller's chat rules and moderators, for every room of theirs. The server enforces them when a
@@ -50,9 +51,7 @@ export const chatSettingsBodySchema = z.object({
     .max(SLOW_MODE_MAX_SEC, `slowModeSec must be at most ${SLOW_MODE_MAX_SEC}`),
   blockedWords: z
     .array(
-      z
-        .string({ error: 'each blocked word must be text' })
-        .trim()
+      textSchema('a blocked word')
         .toLowerCase()
         .min(1, 'a blocked word cannot be empty')
         .max(BLOCKED_WORD_MAX_LENGTH, `a blocked word can be at most ${BLOCKED_WORD_MAX_LENGTH} characters`),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textSchema } from './text.ts';
 
 /** Which payment provider the server uses, and what the browser needs to talk to it. */
 export const paymentConfigSchema = z.discriminatedUnion('provider', [
@@ -64,12 +65,12 @@ export const localCardSchema = z.object({
 export type LocalCard = z.input<typeof localCardSchema>;
 
 export const localConfirmBodySchema = z.object({
-  clientSecret: z.string({ error: 'clientSecret is required' }).min(1).max(200),
+  clientSecret: textSchema('clientSecret').min(1, 'clientSecret is required').max(200),
   card: localCardSchema,
 });
 
 export const localAuthenticateBodySchema = z.object({
-  clientSecret: z.string({ error: 'clientSecret is required' }).min(1).max(200),
+  clientSecret: textSchema('clientSecret').min(1, 'clientSecret is required').max(200),
   /** The buyer completed (true) or failed (false) the extra confirmation step. */
   approve: z.boolean({ error: 'approve must be true or false' }),
 });

@@ -2,6 +2,7 @@ import type { ErrorBody, ErrorCode } from '@streamshop/contract/errors.ts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { sqlState } from '../db/query-errors.ts';
 
 /** The one error type handlers throw; the error handler turns it into `{message, code, fields?}`. */
 export class AppError extends Error {
@@ -32,6 +33,14 @@ export const tooManyRequests = (retryAfterSec: number) =>
 function fieldName(instancePath: string): string {
   return instancePath.replace(/^\//, '').replaceAll('/', '.') || 'body';
 }
+
+/**
+ * SQLSTATEs of text PostgreSQL cannot store: character_not_in_repertoire (what both PostgreSQL
+ * and PGlite raise for a NUL, 'invalid byte sequence for encoding "UTF8": 0x00') and
+ * untranslatable_character. The schemas refuse such text first (contract/src/text.ts); this
+ * answers a field they miss with 400 instead of 500.
+ */
+const INVALID_TEXT_STATES = new Set(['22021', '22P05']);
 
 function describeFields(fields: Record<string, string>): string {
   const [name, reason] = Object.entries(fields)[0] ?? ['body', 'is invalid'];
@@ -85,6 +94,14 @@ export const errorsPlugin = fp(
       }
       const known = bodyOf(error);
       if (known) return reply.status(known.status).send(known.body);
+      if (INVALID_TEXT_STATES.has(sqlState(error) ?? '')) {
+        // The client's fault, but a schema let it through: worth a look.
+        request.log.warn({ err: error }, 'text the database cannot store reached a query');
+        return reply.status(400).send({
+          message: 'The request contains characters that cannot be stored (such as NUL)',
+          code: 'BAD_REQUEST',
+        } satisfies ErrorBody);
+      }
       request.log.error({ err: error }, 'unhandled error');
       return reply
         .status(500)

@@ -56,7 +56,13 @@ export const chatRoutes: FastifyPluginAsync<{
       return refuse(socket, 'BAD_MESSAGE', 'Messages must be JSON');
     }
     const parsed = clientMessageSchema.safeParse(data);
-    if (!parsed.success) return refuse(socket, 'BAD_MESSAGE', 'Unknown or malformed message');
+    if (!parsed.success) {
+      // A refused character in a field of a known message says so ('message must not contain …').
+      const textIssue = parsed.error.issues.find(
+        (issue) => issue.code === 'custom' && issue.path.length === 1,
+      );
+      return refuse(socket, 'BAD_MESSAGE', textIssue?.message ?? 'Unknown or malformed message');
+    }
     const message = parsed.data;
     const user = request.user;
     if (!user) return refuse(socket, 'SIGN_IN_REQUIRED', 'Sign in to chat');
