@@ -31,4 +31,26 @@ describe('findBlockedWord', () => {
   it('finds nothing with an empty list', () => {
     expect(findBlockedWord('anything at all', [])).toBeUndefined();
   });
+
+  it('sees through invisible characters, full-width and look-alike letters', () => {
+    for (const message of [
+      'SCAM',
+      'sc\u200Bam',
+      'ｓｃａｍ',
+      'ѕсаm',
+      'ЅСАМ',
+      'scαm',
+      '𝐬𝐜𝐚𝐦',
+      's\u0336cam',
+      'scàm',
+    ]) {
+      expect(findBlockedWord(`a ${message}!`, ['scam']), message).toBe('scam');
+    }
+    expect(findBlockedWord('ѕсаmmer', ['scam'])).toBeUndefined();
+  });
+
+  it('folds the blocked words the same way and answers the word as the host wrote it', () => {
+    expect(findBlockedWord('a scam', ['ЅСАМ'])).toBe('ЅСАМ');
+    expect(findBlockedWord('no scam', ['s\u200Bcam'])).toBe('s\u200Bcam');
+  });
 });

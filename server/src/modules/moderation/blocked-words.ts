@@ -1,30 +1,93 @@
 /** Letters, digits and the underscore: what a word is made of, in any script. */
 const WORD_CHAR = '[\\p{L}\\p{N}_]';
 /** Compiled patterns by word list: a busy room checks every message against the same list. */
-const patterns = new Map<string, RegExp>();
+const patterns = new Map<string, { pattern: RegExp; words: Map<string, string> }>();
 const MAX_PATTERNS = 1000;
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const normalize = (text: string) => text.trim().replace(/\s+/gu, ' ').toLowerCase();
 
-function patternFor(words: readonly string[]): RegExp | undefined {
-  const key = words.join('\n');
-  let pattern = patterns.get(key);
-  if (!pattern) {
-    const alternatives = words.map(normalize).filter(Boolean).map(escapeRegExp);
-    if (alternatives.length === 0) return undefined;
-    pattern = new RegExp(`(?<!${WORD_CHAR})(?:${alternatives.join('|')})(?!${WORD_CHAR})`, 'u');
+/**
+ * Invisible characters: format characters (zero-width space and joiners, soft hyphen, bidi
+ * controls, word joiner, BOM) and the rest of the default-ignorables (variation selectors,
+ * Hangul fillers). 'sc\u200Bam' reads as 'scam'.
+ */
+const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
+/**
+ * Combining diacritics (after NFD): accents and the strike-through and stacked marks of 'zalgo'
+ * text. Only the generic blocks: the vowel signs of Indic and other scripts are left alone.
+ */
+const COMBINING_DIACRITICS = /[\u0300-\u036F\u1AB0-\u1AFF\u1DC0-\u1DFF\u20D0-\u20FF\uFE20-\uFE2F]/gu;
+
+/**
+ * Cyrillic and Greek letters drawn like Latin ones, by the letter they pass for (upper and lower
+ * case apart: Greek 'Η' passes for H, 'η' for n). A small table of the usual substitutions, not
+ * Unicode's whole confusables list.
+ */
+const CONFUSABLES = new Map<string, string>(
+  [
+    // Cyrillic
+    'АA ВB ЕE ІI ЈJ КK МM НH ОO РP СC ЅS ТT УY ҮY ХX ԀD ԚQ ԜW ӀI',
+    'аa вb еe іi јj кk мm нh оo рp сc ѕs тt уy үy хx һh ԁd ԛq ԝw ӏl ьb',
+    // Greek
+    'ΑA ΒB ΕE ΖZ ΗH ΙI ΚK ΜM ΝN ΟO ΡP ΤT ΥY ΧX',
+    'αa βb γy εe ηn ιi κk νv οo ρp τt υu χx ωw',
+    // Latin letters that pass for others
+    'ıi ȷj ɑa ɡg ßss ẞSS',
+  ]
+    .flatMap((line) => line.split(' '))
+    .map((pair) => [pair.charAt(0), pair.slice(1)]),
+);
+const CONFUSABLE = new RegExp(`[${[...CONFUSABLES.keys()].join('')}]`, 'gu');
+
+/**
+ * What a word or message is compared as: compatibility forms folded (NFKC: full-width 'ｓｃａｍ',
+ * mathematical '𝐬𝐜𝐚𝐦' and ligatures become plain letters), invisible characters and combining
+ * diacritics removed, look-alike letters replaced by the Latin ones, lower-cased, runs of spaces
+ * made one.
+ */
+export function foldForMatching(text: string): string {
+  return text
+    .normalize('NFKC')
+    .replace(INVISIBLE, '')
+    .normalize('NFD')
+    .replace(COMBINING_DIACRITICS, '')
+    .normalize('NFC')
+    .replace(CONFUSABLE, (letter) => CONFUSABLES.get(letter) ?? letter)
+    .toLowerCase()
+    .trim()
+    .replace(/\s+/gu, ' ');
+}
+
+function patternFor(blockedWords: readonly string[]) {
+  const key = blockedWords.join('\n');
+  let compiled = patterns.get(key);
+  if (!compiled) {
+    // Folded form -> the word as the host wrote it, to say which one matched.
+    const words = new Map<string, string>();
+    for (const word of blockedWords) {
+      const folded = foldForMatching(word);
+      if (folded && !words.has(folded)) words.set(folded, word);
+    }
+    if (words.size === 0) return undefined;
+    const alternatives = [...words.keys()].map(escapeRegExp);
+    const pattern = new RegExp(`(?<!${WORD_CHAR})(?:${alternatives.join('|')})(?!${WORD_CHAR})`, 'u');
+    compiled = { pattern, words };
     if (patterns.size >= MAX_PATTERNS) patterns.clear();
-    patterns.set(key, pattern);
+    patterns.set(key, compiled);
   }
-  return pattern;
+  return compiled;
 }
 
 /**
- * The first blocked word or phrase the message contains as a whole word, case-insensitively
- * ('spam' blocks 'SPAM!' but not 'spammer'; 'buy now' blocks 'Buy   now'), or undefined.
+ * The first blocked word or phrase (as the host listed it) that the message contains as a whole
+ * word, or undefined. Both sides are folded first (foldForMatching), so case, spacing, invisible
+ * characters, full-width letters, accents and Cyrillic or Greek look-alikes do not get past it:
+ * 'spam' blocks 'SPAM!', 'ｓｐａｍ', 'sp\u200Bam' and 'ѕраm', but not 'spammer'; 'buy now' blocks
+ * 'Buy   now'.
  */
 export function findBlockedWord(message: string, blockedWords: readonly string[]): string | undefined {
   if (blockedWords.length === 0) return undefined;
-  return patternFor(blockedWords)?.exec(normalize(message))?.[0];
+  const compiled = patternFor(blockedWords);
+  const match = compiled?.pattern.exec(foldForMatching(message))?.[0];
+  return match === undefined ? undefined : compiled?.words.get(match);
 }
