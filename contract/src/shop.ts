@@ -45,6 +45,17 @@ export const productRefBodySchema = z.object({
   productId: z.uuid({ error: 'productId must be a product id' }),
 });
 
+/**
+ * An offer below this share of the regular price is refused unless the seller confirms it: a typo
+ * (or a slip of the mouse) must not sell the stock for cents.
+ */
+export const OFFER_FLOOR_PERCENT = 10;
+
+/** The lowest offer price, in cents, that needs no confirmation. */
+export function offerFloorCents(regularCents: number): number {
+  return Math.ceil((regularCents * OFFER_FLOOR_PERCENT) / 100);
+}
+
 export const startOfferBodySchema = z.object({
   productId: z.uuid({ error: 'productId must be a product id' }),
   priceCents: z
@@ -60,6 +71,8 @@ export const startOfferBodySchema = z.object({
     .int('durationSec must be a whole number of seconds')
     .min(OFFER_MIN_SECONDS, `durationSec must be at least ${OFFER_MIN_SECONDS}`)
     .max(OFFER_MAX_SECONDS, `durationSec must be at most ${OFFER_MAX_SECONDS}`),
+  /** The seller means a price below offerFloorCents. */
+  confirmBelowFloor: z.boolean({ error: 'confirmBelowFloor must be true or false' }).optional(),
 });
 export type StartOfferBody = z.infer<typeof startOfferBodySchema>;
 

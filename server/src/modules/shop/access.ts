@@ -23,3 +23,18 @@ export async function roomRunBy(db: Db, roomName: string, userId: string | undef
   }
   return stream;
 }
+
+/** The stream of a room for a change only its seller may make (offers): moderators get 403. */
+export async function roomOwnedBy(
+  db: Db,
+  roomName: string,
+  userId: string | undefined,
+): Promise<StreamRecord> {
+  if (!userId) throw unauthorized();
+  const stream = await findStreamByRoom(db, roomName);
+  if (!stream) throw notFound('Stream not found');
+  if (stream.owner_id !== userId) {
+    throw forbidden('Only the seller can start or end offers; moderators can line up and pin');
+  }
+  return stream;
+}

@@ -1,4 +1,12 @@
-import { MAX_LINEUP, MAX_PINNED, type RoomShop, type StartOfferBody } from '@streamshop/contract/shop.ts';
+import { formatCents } from '@streamshop/contract/money.ts';
+import {
+  MAX_LINEUP,
+  MAX_PINNED,
+  OFFER_FLOOR_PERCENT,
+  offerFloorCents,
+  type RoomShop,
+  type StartOfferBody,
+} from '@streamshop/contract/shop.ts';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
@@ -134,6 +142,15 @@ export function startOffer(
       throw badRequest('An offer must be cheaper than the regular price.', {
         priceCents: `must be below the regular price (${price} cents)`,
       });
+    }
+    const floor = offerFloorCents(price);
+    if (body.priceCents < floor && !body.confirmBelowFloor) {
+      throw badRequest(
+        `An offer below ${OFFER_FLOOR_PERCENT} % of the regular price (${formatCents(floor)}) needs your confirmation.`,
+        {
+          priceCents: `is below ${formatCents(floor)} (${OFFER_FLOOR_PERCENT} % of the regular price): confirm to go lower`,
+        },
+      );
     }
     if (body.quantity > stock) {
       throw badRequest('An offer cannot have more units than are in stock.', {

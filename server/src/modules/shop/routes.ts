@@ -14,7 +14,7 @@ import { notFound } from '../../platform/errors.ts';
 import { SIGNED_IN } from '../../platform/sessions.ts';
 import type { RoomHub } from '../chat/room-hub.ts';
 import { findStreamByRoom } from '../streams/repo.ts';
-import { roomRunBy } from './access.ts';
+import { roomOwnedBy, roomRunBy } from './access.ts';
 import { replayChapters } from './chapters.ts';
 import { addToLineup, endOffer, pin, removeFromLineup, startOffer, unpin } from './lineup.ts';
 import { loadRoomShop } from './room-shop.ts';
@@ -54,14 +54,18 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db; hub: RoomHub }> = async
   );
 
   const runner = (name: string, userId: string | undefined) => roomRunBy(db, name, userId);
-  /** Who may run the room is settled before the body is validated (401, then 404/403, then 400). */
-  const roomFirst = {
+  const owner = (name: string, userId: string | undefined) => roomOwnedBy(db, name, userId);
+  /** Who may act on the room is settled before the body is validated (401, then 404/403, then 400). */
+  const checkedFirst = (access: typeof runner) => ({
     config: SIGNED_IN,
     preValidation: async (request: FastifyRequest) => {
       const params = roomNameParamsSchema.safeParse(request.params);
-      if (params.success) await runner(params.data.name, request.user?.id);
+      if (params.success) await access(params.data.name, request.user?.id);
     },
-  };
+  });
+  const roomFirst = checkedFirst(runner);
+  // Offers belong to the seller: a moderator could otherwise price the stock at a cent and buy it.
+  const ownerFirst = checkedFirst(owner);
 
   app.post(
     '/api/streams/:name/lineup',
@@ -94,8 +98,8 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db; hub: RoomHub }> = async
   );
   app.post(
     '/api/streams/:name/offers',
-    { ...roomFirst, schema: { params: roomNameParamsSchema, body: startOfferBodySchema, ...shopResponse } },
-    async (request) => startOffer(db, hub, await runner(request.params.name, request.user?.id), request.body),
+    { ...ownerFirst, schema: { params: roomNameParamsSchema, body: startOfferBodySchema, ...shopResponse } },
+    async (request) => startOffer(db, hub, await owner(request.params.name, request.user?.id), request.body),
   );
   app.post(
     '/api/streams/:name/offers/end',

@@ -152,6 +152,70 @@ describe('lineup and pins', () => {
   });
 });
 
+describe('offers belong to the seller', () => {
+  it('a moderator may line up and pin, but not start an offer (even with a bad body), and nobody buys at their own offer', async () => {
+    const room = await newRoom();
+    const moderator = await signUp(t.app);
+    await t.database.pool.query('insert into seller_moderators (owner_id, user_id) values ($1, $2)', [
+      seller.user.id,
+      moderator.user.id,
+    ]);
+    const product = await listProduct(t, seller.cookie, { priceCents: 5000, stock: 5 });
+    expect(
+      (await call('POST', `/api/streams/${room}/lineup`, moderator.cookie, { productId: product.id }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await call('POST', `/api/streams/${room}/pins`, moderator.cookie, { productId: product.id }))
+        .statusCode,
+    ).toBe(200);
+    const offer = {
+      productId: product.id,
+      priceCents: 1,
+      quantity: 5,
+      durationSec: 60,
+      confirmBelowFloor: true,
+    };
+    const byModerator = await call('POST', `/api/streams/${room}/offers`, moderator.cookie, offer);
+    expect(byModerator.statusCode).toBe(403);
+    expect(byModerator.json().message).toMatch(/Only the seller can start or end offers/);
+    expect(
+      (await call('POST', `/api/streams/${room}/offers`, moderator.cookie, { bad: true })).statusCode,
+    ).toBe(403);
+    expect((await call('GET', `/api/streams/${room}/shop`)).json().offer).toBeNull();
+    // A moderator may still end a running offer (it only brings the regular price back).
+    expect((await call('POST', `/api/streams/${room}/offers`, seller.cookie, offer)).statusCode).toBe(200);
+    const own = await call('POST', `/api/checkout/${product.id}`, seller.cookie, { roomName: room });
+    expect(own.statusCode).toBe(400);
+    expect((await call('POST', `/api/streams/${room}/offers/end`, moderator.cookie)).statusCode).toBe(200);
+  });
+
+  it(`refuses an offer below ${10} % of the price unless the seller confirms it`, async () => {
+    const room = await newRoom();
+    const product = await pinned(room, { priceCents: 5000 });
+    const offer = { productId: product.id, quantity: 1, durationSec: 60 };
+    const low = await call('POST', `/api/streams/${room}/offers`, seller.cookie, {
+      ...offer,
+      priceCents: 499,
+    });
+    expect(low.statusCode).toBe(400);
+    expect(low.json().fields.priceCents).toMatch(/below \$5\.00/);
+    const atFloor = await call('POST', `/api/streams/${room}/offers`, seller.cookie, {
+      ...offer,
+      priceCents: 500,
+    });
+    expect(atFloor.statusCode).toBe(200);
+    await call('POST', `/api/streams/${room}/offers/end`, seller.cookie);
+    const confirmed = await call('POST', `/api/streams/${room}/offers`, seller.cookie, {
+      ...offer,
+      priceCents: 100,
+      confirmBelowFloor: true,
+    });
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.json().offer.priceCents).toBe(100);
+  });
+});
+
 describe('live offers', () => {
   it('checks the window, the price and the units, and runs one at a time', async () => {
     const notLive = await newRoom(false);

@@ -2,8 +2,10 @@ import type { Product } from '@streamshop/contract/catalog.ts';
 import { formatCents } from '@streamshop/contract/money.ts';
 import {
   MAX_PINNED,
+  OFFER_FLOOR_PERCENT,
   OFFER_MAX_SECONDS,
   OFFER_MIN_SECONDS,
+  offerFloorCents,
   type RoomProduct,
   type RoomShop,
 } from '@streamshop/contract/shop.ts';
@@ -35,6 +37,7 @@ import { type ShopChange, useShopChangeMutation } from './api.ts';
 import { offerSecondsLeft, runningOffer } from './offer-clock.ts';
 import {
   defaultOfferValues,
+  isBelowFloor,
   type OfferField,
   type OfferFieldErrors,
   type OfferFormValues,
@@ -199,12 +202,14 @@ function OfferDialog({
 }) {
   const [values, setValues] = useState(() => defaultOfferValues(product.priceCents, product.stock));
   const [errors, setErrors] = useState<OfferFieldErrors>({});
-  const ids = { price: useId(), quantity: useId(), duration: useId() };
+  const ids = { price: useId(), quantity: useId(), duration: useId(), confirm: useId() };
   const shownErrors = { ...serverErrors, ...errors };
+  const floor = offerFloorCents(product.priceCents);
+  const belowFloor = isBelowFloor(values, product.priceCents);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setErrors(onSubmit(values) ?? {});
+    setErrors(onSubmit({ ...values, confirmBelowFloor: belowFloor && values.confirmBelowFloor }) ?? {});
   };
   const field = (name: OfferField, label: string, hint: string, props: Record<string, string | number>) => (
     <div className="grid gap-1.5">
@@ -251,7 +256,30 @@ function OfferDialog({
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={submit} className="grid gap-4" noValidate>
-          {field('price', 'Offer price ($)', 'Below the regular price.', { min: 0.01, step: 0.01 })}
+          {field(
+            'price',
+            'Offer price ($)',
+            `Below the regular price; at least ${formatCents(floor)} (${OFFER_FLOOR_PERCENT} %) unless you confirm.`,
+            { min: 0.01, step: 0.01 },
+          )}
+          {belowFloor ? (
+            <div className="flex items-start gap-2 rounded-md border border-destructive/50 p-3 text-sm">
+              <input
+                id={ids.confirm}
+                type="checkbox"
+                className="mt-0.5 size-4"
+                checked={values.confirmBelowFloor}
+                onChange={(event) => {
+                  const checked = event.target.checked;
+                  setValues((current) => ({ ...current, confirmBelowFloor: checked }));
+                }}
+                data-testid="offer-confirm-below-floor"
+              />
+              <Label htmlFor={ids.confirm} className="font-normal leading-snug">
+                Yes, sell at less than {OFFER_FLOOR_PERCENT} % of the regular price ({formatCents(floor)}).
+              </Label>
+            </div>
+          ) : null}
           <div className="grid grid-cols-2 gap-4">
             {field('quantity', 'Units at this price', `Up to ${product.stock} in stock.`, {
               min: 1,
@@ -477,7 +505,7 @@ export function LineupPanel({
                     Pin<span className="sr-only">: {product.title}</span>
                   </Button>
                 )}
-                {pinned && live && !offer ? (
+                {isOwner && pinned && live && !offer ? (
                   <Button
                     variant="outline"
                     size="sm"

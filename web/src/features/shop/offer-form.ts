@@ -1,13 +1,15 @@
 import { dollarsToCents } from '@streamshop/contract/money.ts';
-import { type StartOfferBody, startOfferBodySchema } from '@streamshop/contract/shop.ts';
+import { offerFloorCents, type StartOfferBody, startOfferBodySchema } from '@streamshop/contract/shop.ts';
 
 /** The Start offer form as typed: the price in dollars, the duration in seconds. */
 export interface OfferFormValues {
   price: string;
   quantity: string;
   duration: string;
+  /** The seller confirmed a price below the floor (OFFER_FLOOR_PERCENT of the regular price). */
+  confirmBelowFloor: boolean;
 }
-export type OfferField = keyof OfferFormValues;
+export type OfferField = Exclude<keyof OfferFormValues, 'confirmBelowFloor'>;
 export type OfferFieldErrors = Partial<Record<OfferField, string>>;
 
 /** Which form field each body field (and so each server field error) belongs to. */
@@ -26,7 +28,15 @@ export function defaultOfferValues(regularCents: number, stock: number): OfferFo
     price: (price / 100).toFixed(2),
     quantity: String(Math.max(1, Math.min(stock, 5))),
     duration: String(DEFAULT_OFFER_SECONDS),
+    confirmBelowFloor: false,
   };
+}
+
+/** Whether the typed price is below the floor, so the form asks for a confirmation. */
+export function isBelowFloor(values: OfferFormValues, regularCents: number): boolean {
+  if (values.price.trim() === '') return false;
+  const cents = dollarsToCents(values.price);
+  return Number.isFinite(cents) && cents < offerFloorCents(regularCents);
 }
 
 const wholeNumber = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
@@ -44,6 +54,7 @@ export function offerFormToBody(
     priceCents: values.price.trim() === '' ? Number.NaN : dollarsToCents(values.price),
     quantity: wholeNumber(values.quantity),
     durationSec: wholeNumber(values.duration),
+    ...(values.confirmBelowFloor ? { confirmBelowFloor: true } : {}),
   });
   if (parsed.success) return { ok: true, body: parsed.data };
   return {
