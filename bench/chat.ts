@@ -123,7 +123,8 @@ async function serveApp(job: Extract<ServerJob, { kind: 'app' }>): Promise<() =>
   const { redisBus } = await import('../server/src/platform/bus.ts');
 
   // testConfig makes a fresh temp folder: the DATA_DIR (PGlite files when there is no databaseUrl).
-  const config = testConfig({ logLevel: 'warn' });
+  // Every bench viewer connects from 127.0.0.1.
+  const config = testConfig({ logLevel: 'warn', socketsPerAddress: 1_000_000 });
   const cleanups: Array<() => Promise<unknown> | unknown> = [
     () => rmSync(config.dataDir, { recursive: true, force: true }),
   ];

@@ -285,6 +285,7 @@ const SERVER_ENV_KEYS = [
   'BODY_LIMIT_BYTES',
   'SEED_DEMO',
   'TRUST_PROXY',
+  'SOCKETS_PER_ADDRESS',
   'SHUTDOWN_GRACE_MS',
   'GOOGLE_ISSUER',
   'GOOGLE_CLIENT_ID',
@@ -319,6 +320,8 @@ export async function startAppServer(
     LOG_LEVEL: 'warn',
     SEED_DEMO: 'false',
     TRUST_PROXY: 'true',
+    // Every bench viewer connects from 127.0.0.1.
+    SOCKETS_PER_ADDRESS: '1000000',
     SHUTDOWN_GRACE_MS: '10000',
     ...options.env,
   });

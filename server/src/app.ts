@@ -45,6 +45,7 @@ import type { LocalProvider } from './platform/payments/local.ts';
 import type { PaymentProvider } from './platform/payments/provider.ts';
 import { memoryRateLimiter, type RateLimiter, redisRateLimiter } from './platform/rate-limit.ts';
 import { sessionsPlugin } from './platform/sessions.ts';
+import { socketCapPlugin } from './platform/socket-cap.ts';
 
 export const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -184,6 +185,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     },
   });
 
+  await app.register(socketCapPlugin, { limit: config.socketsPerAddress });
   await app.register(healthRoutes, { database, redis });
   await app.register(authRoutes, { db: database.db, limiter });
   await app.register(oidcRoutes, { db: database.db, config, limiter });
@@ -195,6 +197,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(streamRoutes, { db: database.db, hub });
   await app.register(chatRoutes, {
     db: database.db,
+    secret: config.sessionSecret,
     hub,
     publicUrl: config.publicUrl,
     limiter: redis ? redisChatRateLimiter(redis, 'streamshop:') : memoryChatRateLimiter(),

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { SOCKETS_PER_ADDRESS } from './platform/socket-cap.ts';
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optionalText = z.preprocess(emptyAsUndefined, z.string().optional());
@@ -61,6 +62,10 @@ const envSchema = z.object({
       .string()
       .default('')
       .transform((value) => splitList(value)),
+  ),
+  SOCKETS_PER_ADDRESS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().positive().default(SOCKETS_PER_ADDRESS),
   ),
   SESSION_IDLE_TIMEOUT_HOURS: z.preprocess(
     emptyAsUndefined,
@@ -158,6 +163,8 @@ export interface Config {
   allowTestPayments: boolean;
   /** Hosts or CIDRs a Pro restream may reach even though they are loopback or private (operators). */
   restreamAllowedHosts: string[];
+  /** Open WebSockets (chat, video) one client address may hold on one instance. */
+  socketsPerAddress: number;
   /** A session not used for this long ends (the 30-day absolute expiry still applies). */
   sessionIdleTimeoutMs: number;
 }
@@ -228,5 +235,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowTestPayments: e.ALLOW_TEST_PAYMENTS === 'true',
     restreamAllowedHosts: e.RESTREAM_ALLOWED_HOSTS,
     sessionIdleTimeoutMs: e.SESSION_IDLE_TIMEOUT_HOURS * 3_600_000,
+    socketsPerAddress: e.SOCKETS_PER_ADDRESS,
   };
 }

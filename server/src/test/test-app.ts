@@ -7,6 +7,7 @@ import pg from 'pg';
 import { type AppDeps, buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { type Database, openDatabase } from '../db/client.ts';
+import { SOCKETS_PER_ADDRESS } from '../platform/socket-cap.ts';
 
 /**
  * A fresh database for one test file: an in-memory PGlite by default, or a new database on the
@@ -57,6 +58,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     allowTestPayments: false,
     restreamAllowedHosts: [],
     sessionIdleTimeoutMs: 7 * 24 * 3_600_000,
+    socketsPerAddress: SOCKETS_PER_ADDRESS,
     ...overrides,
   };
 }

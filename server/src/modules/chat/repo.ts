@@ -179,6 +179,21 @@ export async function unbanUser(db: Db, ownerId: string, userId: string): Promis
   await db.execute(sql`delete from chat_mutes where owner_id = ${ownerId} and user_id = ${userId}`);
 }
 
-export async function countView(db: Db, streamId: string): Promise<void> {
-  await db.execute(sql`update streams set view_count = view_count + 1 where id = ${streamId}`);
+/** A viewer adds one view per stream in this window, however often they reconnect. */
+export const VIEW_WINDOW_MINUTES = 30;
+
+/**
+ * Counts a view unless this viewer (`viewerKey`: a user, or a keyed hash of an address) was counted
+ * for the stream within the window. One statement, so instances racing on one viewer count once.
+ */
+export async function countView(db: Db, streamId: string, viewerKey: string): Promise<void> {
+  await db.execute(sql`
+    with counted as (
+      insert into stream_views (stream_id, viewer_key) values (${streamId}, ${viewerKey})
+      on conflict (stream_id, viewer_key) do update set counted_at = now()
+        where stream_views.counted_at < now() - make_interval(mins => ${VIEW_WINDOW_MINUTES})
+      returning 1
+    )
+    update streams set view_count = view_count + 1
+    where id = ${streamId} and exists (select 1 from counted)`);
 }

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { normalizeHandle } from '@streamshop/contract/auth.ts';
 import { CHAT_MAX_LENGTH, clientMessageSchema, type ServerMessage } from '@streamshop/contract/live.ts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -38,8 +39,14 @@ export const chatRoutes: FastifyPluginAsync<{
   db: Db;
   hub: RoomHub;
   publicUrl: string;
+  /** Keys the hash that stands for a signed-out viewer's address (the address is never stored). */
+  secret: string;
   limiter: ChatRateLimiter;
-}> = async (app, { db, hub, publicUrl, limiter }) => {
+}> = async (app, { db, hub, publicUrl, secret, limiter }) => {
+  const viewerKey = (request: FastifyRequest) =>
+    request.user
+      ? `user:${request.user.id}`
+      : `address:${createHmac('sha256', secret).update(request.ip).digest('base64url')}`;
   /** A limiter that cannot answer (Redis down) lets the message through: chat stays usable. */
   const allowed = (key: string, request: FastifyRequest) =>
     limiter.take(key).catch((error) => {
@@ -185,7 +192,7 @@ export const chatRoutes: FastifyPluginAsync<{
         socket.close(CLOSE_NOT_FOUND, 'No such room');
         return undefined;
       }
-      await countView(db, stream.id);
+      await countView(db, stream.id, viewerKey(request));
       await hub.join(stream.room_name, socket);
       socket.once('close', () => void hub.leave(stream.room_name, socket));
       send(socket, { type: 'chat_history', messages: await latestMessages(db, stream.id) });
