@@ -204,7 +204,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   });
   await app.register(chatReplayRoutes, { db: database.db });
   await app.register(moderationRoutes, { db: database.db });
-  const media = new MediaService(database.db, bus, path.join(config.dataDir, 'media'), app.log);
+  const media = new MediaService(
+    database.db,
+    bus,
+    path.join(config.dataDir, 'media'),
+    path.join(config.dataDir, 'recordings'),
+    app.log,
+  );
   await app.register(mediaRoutes, { db: database.db, media, publicUrl: config.publicUrl });
   void media
     .finishOrphans()

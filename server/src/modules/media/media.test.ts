@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -115,6 +115,11 @@ describe('live video relay', () => {
       mimeType: 'video/webm;codecs=vp8,opus',
     });
 
+    // The recording in progress is kept outside the public media folder.
+    const part = path.join(t.config.dataDir, 'recordings', room, 'part-0000.webm');
+    await until(() => existsSync(part), 'the recording');
+    expect((await t.app.inject({ url: `/media/recordings/${room}/part-0000.webm` })).statusCode).toBe(404);
+
     const ended = await t.app.inject({
       method: 'POST',
       url: `/api/streams/${room}/end`,
@@ -138,6 +143,40 @@ describe('live video relay', () => {
     expect(partial.rawPayload.length).toBe(100);
     viewer.socket.close();
     publisher.socket.close();
+  });
+
+  it('moves a recording an earlier version left in the public folder out of it, and finishes its replay', async () => {
+    const room = await liveRoom();
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/streams/${room}/end`,
+      headers: { cookie: owner.cookie },
+    });
+    const other = await buildTestApp({}, { database: t.database, autoEnd: false, viewerSampling: false });
+    try {
+      const legacy = path.join(other.config.dataDir, 'media', 'recordings', room);
+      mkdirSync(legacy, { recursive: true });
+      writeFileSync(path.join(legacy, 'part-0000.webm'), fixture);
+      const restarted = await buildTestApp(
+        { dataDir: other.config.dataDir },
+        { database: t.database, autoEnd: false, viewerSampling: false },
+      );
+      try {
+        let vodUrl: string | null = null;
+        await until(() => {
+          void restarted.app.inject({ url: `/api/streams/${room}` }).then((r) => {
+            vodUrl = r.json().vodUrl;
+          });
+          return vodUrl !== null;
+        }, 'the replay');
+        expect((await restarted.app.inject({ url: vodUrl ?? '' })).statusCode).toBe(200);
+        expect(existsSync(path.join(other.config.dataDir, 'media', 'recordings'))).toBe(false);
+      } finally {
+        await restarted.app.close();
+      }
+    } finally {
+      await other.close();
+    }
   });
 
   it('refuses ingest from anyone but the owner, and before the stream is live', async () => {

@@ -58,7 +58,8 @@ export async function finalizeRecording(dir: string, output: string): Promise<st
   const parts = (await readdir(dir)).filter((f) => /^part-\d+\.webm$/.test(f)).sort();
   if (parts.length === 0) return undefined;
   await mkdir(path.dirname(output), { recursive: true });
-  const tmp = `${output}.tmp.webm`;
+  // Written beside the parts (outside the public media folder) and moved into place when whole.
+  const tmp = path.join(dir, 'replay.tmp.webm');
   if (parts.length === 1) {
     await run(
       'ffmpeg',

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { mkdir, readdir, rename, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ServerMessage } from '@streamshop/contract/live.ts';
 import { sql } from 'drizzle-orm';
@@ -49,15 +50,21 @@ export class MediaService {
     private readonly db: Db,
     private readonly bus: Bus,
     private readonly mediaDir: string,
+    /** Recordings in progress: outside mediaDir, which is public under /media/. */
+    private readonly recordingsDir: string,
     private readonly log: FastifyBaseLogger,
   ) {}
+
+  private recordingDir(roomName: string): string {
+    return path.join(this.recordingsDir, roomName);
+  }
 
   room(roomName: string): LiveRoom {
     let room = this.rooms.get(roomName);
     if (!room) {
       room = {
         relay: new RoomRelay(),
-        recording: new Recording(path.join(this.mediaDir, 'recordings', roomName)),
+        recording: new Recording(this.recordingDir(roomName)),
         ingest: undefined,
         synced: false,
         unsubscribe: undefined,
@@ -239,7 +246,7 @@ export class MediaService {
 
   private async publishReplay(roomName: string): Promise<void> {
     const file = await finalizeRecording(
-      path.join(this.mediaDir, 'recordings', roomName),
+      this.recordingDir(roomName),
       path.join(this.mediaDir, 'vods', `${roomName}.webm`),
     );
     if (!file) return;
@@ -251,12 +258,25 @@ export class MediaService {
 
   /** After a restart: recordings of streams that ended meanwhile become replays now. */
   async finishOrphans(): Promise<void> {
+    await this.moveLegacyRecordings();
     const result = await this.db.execute<{ room_name: string }>(sql`
       select room_name from streams where ended_at is not null and vod_url is null
       and ended_at > now() - interval '7 days'`);
     for (const { room_name } of result.rows) {
-      if (existsSync(path.join(this.mediaDir, 'recordings', room_name))) await this.finish(room_name);
+      if (existsSync(this.recordingDir(room_name))) await this.finish(room_name);
     }
+  }
+
+  /** Earlier versions recorded into the public media/recordings; move what is left out of it. */
+  private async moveLegacyRecordings(): Promise<void> {
+    const legacy = path.join(this.mediaDir, 'recordings');
+    if (!existsSync(legacy)) return;
+    await mkdir(this.recordingsDir, { recursive: true });
+    for (const roomName of await readdir(legacy)) {
+      if (!existsSync(this.recordingDir(roomName)))
+        await rename(path.join(legacy, roomName), this.recordingDir(roomName));
+    }
+    if ((await readdir(legacy)).length === 0) await rmdir(legacy);
   }
 
   async close(): Promise<void> {
