@@ -44,6 +44,7 @@ import { createPaymentProvider } from './platform/payments/create-provider.ts';
 import type { LocalProvider } from './platform/payments/local.ts';
 import type { PaymentProvider } from './platform/payments/provider.ts';
 import { memoryRateLimiter, type RateLimiter, redisRateLimiter } from './platform/rate-limit.ts';
+import { SessionSockets } from './platform/session-sockets.ts';
 import { sessionsPlugin } from './platform/sessions.ts';
 import { socketCapPlugin } from './platform/socket-cap.ts';
 
@@ -79,6 +80,8 @@ export interface AppDeps {
   payments?: PaymentProvider;
   /** Where the built SPA lives; tests may point elsewhere. */
   webDist?: string;
+  /** How often open sockets' sessions are looked up again (default SESSION_RECHECK_MS). */
+  sessionRecheckMs?: number;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: { write(line: string): void };
 }
@@ -162,6 +165,15 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     reply.header('x-request-id', request.id);
   });
 
+  const sessionSockets = new SessionSockets(
+    database.db,
+    bus,
+    app.log,
+    config.sessionIdleTimeoutMs,
+    deps.sessionRecheckMs,
+  );
+  await sessionSockets.start();
+
   await app.register(errorsPlugin);
   await app.register(fastifyCookie);
   await app.register(fastifyHelmet, {
@@ -175,6 +187,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     secret: config.sessionSecret,
     secureCookies: config.publicUrl.startsWith('https:'),
     idleTimeoutMs: config.sessionIdleTimeoutMs,
+    onEnd: (idHash) => sessionSockets.ended(idHash),
   });
   await app.register(fastifyWebsocket, {
     options: { maxPayload: 64 * 1024 },
@@ -197,6 +210,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(streamRoutes, { db: database.db, hub });
   await app.register(chatRoutes, {
     db: database.db,
+    sessionSockets,
     secret: config.sessionSecret,
     hub,
     publicUrl: config.publicUrl,
@@ -211,7 +225,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     path.join(config.dataDir, 'recordings'),
     app.log,
   );
-  await app.register(mediaRoutes, { db: database.db, media, publicUrl: config.publicUrl });
+  await app.register(mediaRoutes, { db: database.db, media, publicUrl: config.publicUrl, sessionSockets });
   void media
     .finishOrphans()
     .catch((error) => app.log.error({ err: error }, 'finishing orphan recordings failed'));
@@ -251,6 +265,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     await stopPaymentJobs();
     await media.close();
     await hub.close();
+    await sessionSockets.close();
     if (ownsBus) await bus.close();
     if (ownsRedis) await redis?.quit().catch(() => redis.disconnect());
     if (ownsDatabase) await database.close();

@@ -36,8 +36,15 @@ export interface SessionStore {
   end(reply: FastifyReply, idHash: string | null): Promise<void>;
 }
 
-export const sessionsPlugin = fp<{ db: Db; secret: string; secureCookies: boolean; idleTimeoutMs: number }>(
-  async (app: FastifyInstance, { db, secret, secureCookies, idleTimeoutMs }) => {
+export const sessionsPlugin = fp<{
+  db: Db;
+  secret: string;
+  secureCookies: boolean;
+  idleTimeoutMs: number;
+  /** Called after a session was deleted (its sockets are closed there). */
+  onEnd?: (idHash: string) => Promise<void>;
+}>(
+  async (app: FastifyInstance, { db, secret, secureCookies, idleTimeoutMs, onEnd }) => {
     /** The table keeps an HMAC of the id, so a leaked table does not hand out sessions. */
     const hashId = (id: string) => createHmac('sha256', secret).update(id).digest('base64url');
     const cookieOptions = {
@@ -108,7 +115,10 @@ export const sessionsPlugin = fp<{ db: Db; secret: string; secureCookies: boolea
         reply.setCookie(cookieName, id, { ...cookieOptions, expires: expiresAt });
       },
       async end(reply, idHash) {
-        if (idHash) await db.delete(sessions).where(eq(sessions.idHash, idHash));
+        if (idHash) {
+          await db.delete(sessions).where(eq(sessions.idHash, idHash));
+          await onEnd?.(idHash);
+        }
         reply.clearCookie(cookieName, cookieOptions);
       },
     };

@@ -5,6 +5,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Db } from '../../db/client.ts';
 import { sameOrigin } from '../../platform/origin-check.ts';
+import type { SessionSockets } from '../../platform/session-sockets.ts';
 import { iso } from '../catalog/product-row.ts';
 import { findBlockedWord } from '../moderation/blocked-words.ts';
 import { roleInRooms } from '../moderation/repo.ts';
@@ -41,8 +42,9 @@ export const chatRoutes: FastifyPluginAsync<{
   publicUrl: string;
   /** Keys the hash that stands for a signed-out viewer's address (the address is never stored). */
   secret: string;
+  sessionSockets: SessionSockets;
   limiter: ChatRateLimiter;
-}> = async (app, { db, hub, publicUrl, secret, limiter }) => {
+}> = async (app, { db, hub, publicUrl, secret, sessionSockets, limiter }) => {
   const viewerKey = (request: FastifyRequest) =>
     request.user
       ? `user:${request.user.id}`
@@ -192,6 +194,8 @@ export const chatRoutes: FastifyPluginAsync<{
         socket.close(CLOSE_NOT_FOUND, 'No such room');
         return undefined;
       }
+      // A signed-in socket posts as its user only while the session lasts.
+      sessionSockets.track(request.sessionIdHash, socket);
       await countView(db, stream.id, viewerKey(request));
       await hub.join(stream.room_name, socket);
       socket.once('close', () => void hub.leave(stream.room_name, socket));

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Db } from '../../db/client.ts';
 import { sameOrigin } from '../../platform/origin-check.ts';
+import type { SessionSockets } from '../../platform/session-sockets.ts';
 import { findStreamByRoom } from '../streams/repo.ts';
 import type { MediaService } from './service.ts';
 import { WebmError } from './webm.ts';
@@ -15,10 +16,12 @@ const CLOSE_REPLACED = 4000;
 
 const queryOf = (request: FastifyRequest) => request.query as Record<string, unknown>;
 
-export const mediaRoutes: FastifyPluginAsync<{ db: Db; media: MediaService; publicUrl: string }> = async (
-  app,
-  { db, media, publicUrl },
-) => {
+export const mediaRoutes: FastifyPluginAsync<{
+  db: Db;
+  media: MediaService;
+  publicUrl: string;
+  sessionSockets: SessionSockets;
+}> = async (app, { db, media, publicUrl, sessionSockets }) => {
   const publicOrigin = new URL(publicUrl).origin;
   const publishers = new Map<string, WebSocket>();
 
@@ -52,6 +55,8 @@ export const mediaRoutes: FastifyPluginAsync<{ db: Db; media: MediaService; publ
         return socket.close(CLOSE_FORBIDDEN, 'Only the stream’s owner can publish');
       }
       if (!stream.is_active || stream.ended_at) return socket.close(CLOSE_NOT_LIVE, 'The stream is not live');
+      // Publishing stops when the owner signs out.
+      sessionSockets.track(request.sessionIdHash, socket);
       const requested = queryOf(request).mimeType;
       const mimeType = (MEDIA_MIME_TYPES as readonly string[]).includes(String(requested))
         ? String(requested)
