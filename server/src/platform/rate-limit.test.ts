@@ -28,6 +28,17 @@ function behavesAsFixedWindow(name: string, make: () => RateLimiter) {
       await limiter.reset('a');
       expect((await limiter.hit('a', 1, 60)).allowed).toBe(true);
     });
+
+    it('peeks without counting: allowed until the hits reach the limit', async () => {
+      const limiter = make();
+      for (let i = 0; i < 5; i++) expect((await limiter.peek('p', 2)).allowed).toBe(true);
+      await limiter.hit('p', 2, 60);
+      expect((await limiter.peek('p', 2)).allowed).toBe(true);
+      await limiter.hit('p', 2, 60);
+      const full = await limiter.peek('p', 2);
+      expect(full.allowed).toBe(false);
+      expect(full.retryAfterSec).toBeGreaterThan(0);
+    });
   });
 }
 

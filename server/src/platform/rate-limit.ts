@@ -12,6 +12,8 @@ export interface RateLimitResult {
  */
 export interface RateLimiter {
   hit(key: string, limit: number, windowSec: number): Promise<RateLimitResult>;
+  /** Whether one more hit would be allowed, without counting one (limits that count only failures). */
+  peek(key: string, limit: number): Promise<RateLimitResult>;
   reset(key: string): Promise<void>;
 }
 
@@ -34,6 +36,12 @@ export function memoryRateLimiter(now: () => number = Date.now): RateLimiter {
       const allowed = window.count <= limit;
       return { allowed, retryAfterSec: allowed ? 0 : Math.ceil((window.resetAt - t) / 1000) };
     },
+    async peek(key, limit) {
+      const t = now();
+      const window = windows.get(key);
+      if (!window || window.resetAt <= t || window.count < limit) return { allowed: true, retryAfterSec: 0 };
+      return { allowed: false, retryAfterSec: Math.ceil((window.resetAt - t) / 1000) };
+    },
     async reset(key) {
       windows.delete(key);
     },
@@ -49,6 +57,14 @@ export function redisRateLimiter(redis: Redis, prefix: string): RateLimiter {
       const ttl = Number(results?.[2]?.[1] ?? windowSec);
       const allowed = count <= limit;
       return { allowed, retryAfterSec: allowed ? 0 : Math.max(1, ttl) };
+    },
+    async peek(key, limit) {
+      const k = `${prefix}rl:${key}`;
+      const results = await redis.multi().get(k).ttl(k).exec();
+      const count = Number(results?.[0]?.[1] ?? 0);
+      const ttl = Number(results?.[1]?.[1] ?? 0);
+      const allowed = count < limit || ttl <= 0;
+      return { allowed, retryAfterSec: allowed ? 0 : ttl };
     },
     async reset(key) {
       await redis.del(`${prefix}rl:${key}`);

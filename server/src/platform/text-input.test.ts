@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChatClient, connectChat } from '../modules/chat/test-client.ts';
 import { ensureCategory } from '../test/payments.ts';
-import { buildTestApp, listenOnLoopback, newAccount, signUp, type TestApp } from '../test/test-app.ts';
-import type { RateLimiter } from './rate-limit.ts';
+import {
+  buildTestApp,
+  listenOnLoopback,
+  newAccount,
+  signUp,
+  type TestApp,
+  unlimited,
+} from '../test/test-app.ts';
 
 /**
  * Text PostgreSQL cannot store (NUL) and other control characters, in every kind of text input:
@@ -15,13 +21,9 @@ let seller: Awaited<ReturnType<typeof signUp>>;
 const clients: ChatClient[] = [];
 
 /** This file signs up and posts forms many times from one address; those limits are not under test. */
-const noLimit: RateLimiter = {
-  hit: async () => ({ allowed: true, retryAfterSec: 0 }),
-  reset: async () => {},
-};
 
 beforeAll(async () => {
-  t = await buildTestApp({}, { autoEnd: false, rateLimiter: noLimit });
+  t = await buildTestApp({}, { autoEnd: false, rateLimiter: unlimited });
   base = await listenOnLoopback(t.app);
   seller = await signUp(t.app);
 });

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChatClient, connectChat } from '../modules/chat/test-client.ts';
-import { buildTestApp, listenOnLoopback, newAccount, signUp, type TestApp } from '../test/test-app.ts';
-import type { RateLimiter } from './rate-limit.ts';
+import {
+  buildTestApp,
+  listenOnLoopback,
+  newAccount,
+  signUp,
+  type TestApp,
+  unlimited,
+} from '../test/test-app.ts';
 
 /**
  * Unicode tricks: blocked words written with invisible, full-width or look-alike letters, and
@@ -13,13 +19,9 @@ let base: string;
 const clients: ChatClient[] = [];
 
 /** This file signs up many accounts and sends many messages; those limits are not under test. */
-const noLimit: RateLimiter = {
-  hit: async () => ({ allowed: true, retryAfterSec: 0 }),
-  reset: async () => {},
-};
 
 beforeAll(async () => {
-  t = await buildTestApp({}, { autoEnd: false, rateLimiter: noLimit });
+  t = await buildTestApp({}, { autoEnd: false, rateLimiter: unlimited });
   base = await listenOnLoopback(t.app);
 });
 afterAll(async () => {

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { type AppDeps, buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { type Database, openDatabase } from '../db/client.ts';
+import type { RateLimiter } from '../platform/rate-limit.ts';
 import { SOCKETS_PER_ADDRESS } from '../platform/socket-cap.ts';
 
 /**
@@ -125,3 +126,10 @@ export async function listenOnLoopback(app: FastifyInstance): Promise<string> {
   if (typeof address !== 'object' || !address) throw new Error('server has no address');
   return `ws://127.0.0.1:${address.port}`;
 }
+
+/** A rate limiter that allows everything, for tests that sign up more accounts than one address may. */
+export const unlimited: RateLimiter = {
+  hit: async () => ({ allowed: true, retryAfterSec: 0 }),
+  peek: async () => ({ allowed: true, retryAfterSec: 0 }),
+  reset: async () => {},
+};

@@ -141,6 +141,34 @@ describe('sign-in', () => {
     expect(right.statusCode).toBe(429);
   });
 
+  it('lets the owner in from an address that has not failed while another address is locked out', async () => {
+    const account = await signUp(t.app);
+    const from = (remoteAddress: string, password: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/signin',
+        remoteAddress,
+        payload: { handle: account.handle, password },
+      });
+    for (let i = 0; i < SIGNIN_LIMITS.perHandle; i++) await from('198.51.100.20', 'wrong password');
+    expect((await from('198.51.100.20', 'wrong password')).statusCode).toBe(429);
+    expect((await from('198.51.100.21', account.password)).statusCode).toBe(200);
+    expect((await from('198.51.100.20', account.password)).statusCode).toBe(429);
+  });
+
+  it('counts only failures: many correct sign-ins in a row all get in', async () => {
+    const account = await signUp(t.app);
+    for (let i = 0; i < SIGNIN_LIMITS.perHandle + 5; i++) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/signin',
+        remoteAddress: '198.51.100.30',
+        payload: { handle: account.handle, password: account.password },
+      });
+      expect(response.statusCode).toBe(200);
+    }
+  });
+
   it('throttles one client address across many handles', async () => {
     const ip = '203.0.113.9';
     let last = await t.app.inject({

@@ -15,7 +15,13 @@ export type SignupInput = z.output<typeof signupBodySchema>;
 export type SigninInput = z.output<typeof signinBodySchema>;
 export type { SigninBody, SignupBody };
 
-/** Sign-in attempts allowed per window, per handle and per client address. */
+/**
+ * Failed sign-ins allowed per window: per handle from one client address, and per address over
+ * all handles. Only failures count and the handle's limit is per address, so nobody can lock an
+ * owner out from elsewhere, and a correct password from an address that has not failed always
+ * gets in. The cost: guessers spread over many addresses get 10 tries each per handle per window
+ * (argon2id and the password rules keep that slow; a proxy/CDN's bot defence is the next layer).
+ */
 export const SIGNIN_LIMITS = { perHandle: 10, perIp: 50, windowSec: 600 };
 export const SIGNUP_LIMITS = { perIp: 20, windowSec: 3600 };
 
@@ -48,15 +54,19 @@ export async function signUp(db: Db, limiter: RateLimiter, input: SignupInput, i
 }
 
 export async function signIn(db: Db, limiter: RateLimiter, input: SigninInput, ip: string): Promise<UserRow> {
-  for (const [key, limit] of [
-    [`signin:ip:${ip}`, SIGNIN_LIMITS.perIp],
-    [`signin:handle:${input.handle}`, SIGNIN_LIMITS.perHandle],
-  ] as const) {
-    const result = await limiter.hit(key, limit, SIGNIN_LIMITS.windowSec);
+  const failures = [
+    [`signin:fail:ip:${ip}`, SIGNIN_LIMITS.perIp],
+    [`signin:fail:handle:${input.handle}:ip:${ip}`, SIGNIN_LIMITS.perHandle],
+  ] as const;
+  for (const [key, limit] of failures) {
+    const result = await limiter.peek(key, limit);
     if (!result.allowed) throw tooManyRequests(result.retryAfterSec);
   }
   const user = await findUserByHandle(db, input.handle);
   const ok = await verifyPassword(user?.passwordHash ?? null, input.password);
-  if (!user || !ok) throw new AppError(401, 'INVALID_CREDENTIALS', 'Invalid credentials');
+  if (!user || !ok) {
+    for (const [key, limit] of failures) await limiter.hit(key, limit, SIGNIN_LIMITS.windowSec);
+    throw new AppError(401, 'INVALID_CREDENTIALS', 'Invalid credentials');
+  }
   return user;
 }

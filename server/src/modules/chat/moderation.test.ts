@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RateLimiter } from '../../platform/rate-limit.ts';
-import { buildTestApp, listenOnLoopback, signUp, type TestApp } from '../../test/test-app.ts';
+import { buildTestApp, listenOnLoopback, signUp, type TestApp, unlimited } from '../../test/test-app.ts';
 import { type ChatClient, connectChat } from './test-client.ts';
 
 type Account = Awaited<ReturnType<typeof signUp>>;
@@ -10,13 +9,9 @@ let base: string;
 const clients: ChatClient[] = [];
 
 /** This file signs up dozens of accounts from one address; the sign-up limit is not under test. */
-const noSignUpLimit: RateLimiter = {
-  hit: async () => ({ allowed: true, retryAfterSec: 0 }),
-  reset: async () => {},
-};
 
 beforeAll(async () => {
-  t = await buildTestApp({}, { autoEnd: false, rateLimiter: noSignUpLimit });
+  t = await buildTestApp({}, { autoEnd: false, rateLimiter: unlimited });
   base = await listenOnLoopback(t.app);
 });
 afterAll(async () => {

@@ -1,19 +1,14 @@
 import { BLOCKED_WORDS_MAX } from '@streamshop/contract/moderation.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RateLimiter } from '../../platform/rate-limit.ts';
-import { buildTestApp, signUp, type TestApp } from '../../test/test-app.ts';
+import { buildTestApp, signUp, type TestApp, unlimited } from '../../test/test-app.ts';
 
 type Account = Awaited<ReturnType<typeof signUp>>;
 
 /** This file signs up more accounts from one address than the sign-up limit allows; it is not under test. */
-const noSignUpLimit: RateLimiter = {
-  hit: async () => ({ allowed: true, retryAfterSec: 0 }),
-  reset: async () => {},
-};
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await buildTestApp({}, { autoEnd: false, rateLimiter: noSignUpLimit });
+  t = await buildTestApp({}, { autoEnd: false, rateLimiter: unlimited });
 });
 afterAll(async () => {
   await t.close();
