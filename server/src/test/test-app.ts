@@ -91,9 +91,10 @@ export async function buildTestApp(overrides: Partial<Config> = {}, deps: AppDep
 
 /** The session cookie a response set, as a Cookie header value for the next request. */
 export function sessionCookie(response: LightMyRequestResponse): string {
-  const cookie = response.cookies.find((c) => c.name === 'sid');
+  // `__Host-sid` when the app's PUBLIC_URL is https.
+  const cookie = response.cookies.find((c) => c.name === 'sid' || c.name === '__Host-sid');
   if (!cookie) throw new Error(`no session cookie in response ${response.statusCode}: ${response.body}`);
-  return `sid=${cookie.value}`;
+  return `${cookie.name}=${cookie.value}`;
 }
 
 let counter = 0;
