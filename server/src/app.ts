@@ -207,7 +207,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(sellerRoutes, { db: database.db });
   await app.register(storefrontRoutes, { db: database.db });
   await app.register(seoRoutes, { publicUrl: config.publicUrl });
-  await app.register(streamRoutes, { db: database.db, hub });
+  await app.register(streamRoutes, {
+    db: database.db,
+    hub,
+    restreamAllowedHosts: config.restreamAllowedHosts,
+  });
   await app.register(chatRoutes, {
     db: database.db,
     sessionSockets,
@@ -224,6 +228,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     path.join(config.dataDir, 'media'),
     path.join(config.dataDir, 'recordings'),
     app.log,
+    config.restreamAllowedHosts,
   );
   await app.register(mediaRoutes, { db: database.db, media, publicUrl: config.publicUrl, sessionSockets });
   void media

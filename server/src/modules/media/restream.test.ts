@@ -114,7 +114,7 @@ const events = (event: string, streamPath: string) =>
   received.filter((r) => r.event === event && r.streamPath === streamPath).length;
 
 beforeAll(async () => {
-  t = await buildTestApp({}, { autoEnd: false });
+  t = await buildTestApp({ restreamAllowedHosts: ['127.0.0.1'] }, { autoEnd: false });
   base = await listenOnLoopback(t.app);
 
   // A local RTMP receiver: RTMP on 127.0.0.1 only, no HTTP listener, API, console or recording.

@@ -8,11 +8,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Db } from '../../db/client.ts';
 import type { Bus } from '../../platform/bus.ts';
+import { egressRefusal } from '../../platform/egress.ts';
 import { WebmIngest } from './ingest.ts';
 import { finalizeRecording, Recording } from './recording.ts';
 import { RoomRelay } from './relay.ts';
 import { decodeRelayEvent, encodeRelayEvent, type RelayEvent } from './relay-events.ts';
-import { Restream, webmStartOf } from './restream.ts';
+import { Restream, redactRtmpUrl, webmStartOf } from './restream.ts';
 
 interface LiveRoom {
   relay: RoomRelay;
@@ -53,6 +54,8 @@ export class MediaService {
     /** Recordings in progress: outside mediaDir, which is public under /media/. */
     private readonly recordingsDir: string,
     private readonly log: FastifyBaseLogger,
+    /** RESTREAM_ALLOWED_HOSTS: private hosts a restream may still reach. */
+    private readonly restreamAllowedHosts: string[] = [],
   ) {}
 
   private recordingDir(roomName: string): string {
@@ -148,6 +151,13 @@ export class MediaService {
       this.log.warn({ err: error, roomName }, 'looking up the restream URL failed');
     }
     if (!rtmpUrl || room.restreamGeneration !== generation || !room.ingest) return;
+    // Again now: the URL's host may resolve elsewhere than when it was saved.
+    const refusal = await egressRefusal(rtmpUrl, this.restreamAllowedHosts);
+    if (refusal) {
+      this.log.warn({ roomName, target: redactRtmpUrl(rtmpUrl), refusal }, 'not restreaming: target refused');
+      return;
+    }
+    if (room.restreamGeneration !== generation || !room.ingest) return;
     room.restream = new Restream({
       roomName,
       rtmpUrl,

@@ -43,10 +43,57 @@ describe('POST /api/rooms', () => {
     await t.database.pool.query(`update users set plan = 'pro' where id = $1`, [pro.user.id]);
     const response = await createRoom(pro.cookie, {
       title: 'Pro show',
-      rtmpUrl: 'rtmps://live.example/app/key',
+      rtmpUrl: 'rtmps://203.0.113.10/app/key',
     });
     expect(response.statusCode).toBe(201);
     expect(response.json().stream.durationSec).toBe(900);
+  });
+
+  it.each([
+    'rtmp://127.0.0.1/live/key',
+    'rtmp://[::1]/live/key',
+    'rtmp://[::ffff:127.0.0.1]/live/key',
+    'rtmp://169.254.169.254/live/key',
+    'rtmp://10.1.2.3/live/key',
+    'rtmp://192.168.0.10/live/key',
+    'rtmp://100.64.0.1/live/key',
+    'rtmp://[fd00:ec2::254]/live/key',
+    'rtmp://localhost/live/key',
+    'rtmp://2130706433/live/key',
+    'rtmp://0x7f.1/live/key',
+    'rtmp://no-such-host.invalid/live/key',
+  ])('refuses a restream to %s (loopback, private, metadata or unresolvable) with 400', async (rtmpUrl) => {
+    const pro = await signUp(t.app);
+    await t.database.pool.query(`update users set plan = 'pro' where id = $1`, [pro.user.id]);
+    const response = await createRoom(pro.cookie, { title: 'Inside job', rtmpUrl });
+    expect(response.statusCode).toBe(400);
+    expect(Object.keys(response.json().fields)).toEqual(['rtmpUrl']);
+  });
+
+  it('lets an operator allow a private restream host (RESTREAM_ALLOWED_HOSTS)', async () => {
+    const allowing = await buildTestApp(
+      { restreamAllowedHosts: ['127.0.0.1', '10.0.0.0/8', 'localhost'] },
+      { database: t.database, autoEnd: false },
+    );
+    try {
+      const pro = await signUp(allowing.app);
+      await t.database.pool.query(`update users set plan = 'pro' where id = $1`, [pro.user.id]);
+      for (const rtmpUrl of [
+        'rtmp://127.0.0.1/live/key',
+        'rtmp://10.1.2.3/live/key',
+        'rtmp://localhost/live/key',
+      ]) {
+        const response = await allowing.app.inject({
+          method: 'POST',
+          url: '/api/rooms',
+          headers: { cookie: pro.cookie },
+          payload: { title: 'Studio', rtmpUrl },
+        });
+        expect(response.statusCode, rtmpUrl).toBe(201);
+      }
+    } finally {
+      await allowing.close();
+    }
   });
 
   it('refuses an RTMP URL from a free account with 403', async () => {

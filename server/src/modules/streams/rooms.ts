@@ -6,7 +6,8 @@ import type { createRoomBodySchema } from '@streamshop/contract/live.ts';
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { AppError, forbidden, notFound } from '../../platform/errors.ts';
+import { egressRefusal } from '../../platform/egress.ts';
+import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import { findStreamByRoom, type StreamRecord } from './repo.ts';
 import { toStream } from './service.ts';
 
@@ -24,9 +25,18 @@ export function roomNameFor(title: string): string {
   return `${slug || 'live'}-${randomBytes(4).toString('hex')}`;
 }
 
-export async function createRoom(db: Db, user: User, input: CreateRoomInput): Promise<Stream> {
+export async function createRoom(
+  db: Db,
+  user: User,
+  input: CreateRoomInput,
+  restreamAllowedHosts: string[],
+): Promise<Stream> {
   if (input.rtmpUrl && user.plan !== 'pro') {
     throw forbidden('Streaming to external platforms (RTMP) is a Pro feature. Upgrade to Pro to use it.');
+  }
+  if (input.rtmpUrl) {
+    const refusal = await egressRefusal(input.rtmpUrl, restreamAllowedHosts);
+    if (refusal) throw badRequest(`Invalid rtmpUrl: ${refusal}`, { rtmpUrl: refusal });
   }
   const roomName = roomNameFor(input.title);
   await db.execute(sql`

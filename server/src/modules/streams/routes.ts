@@ -19,7 +19,11 @@ const errors = {
   409: errorBodySchema,
 };
 
-export const streamRoutes: FastifyPluginAsyncZod<{ db: Db; hub: RoomHub }> = async (app, { db, hub }) => {
+export const streamRoutes: FastifyPluginAsyncZod<{
+  db: Db;
+  hub: RoomHub;
+  restreamAllowedHosts: string[];
+}> = async (app, { db, hub, restreamAllowedHosts }) => {
   app.get('/api/streams/live', { schema: { response: { 200: z.array(streamSchema) } } }, async () =>
     listLiveStreams(db),
   );
@@ -44,7 +48,7 @@ export const streamRoutes: FastifyPluginAsyncZod<{ db: Db; hub: RoomHub }> = asy
       schema: { body: createRoomBodySchema, response: { 201: roomResponseSchema, ...errors } },
     },
     async (request, reply) => {
-      const stream = await createRoom(db, signedInUser(request), request.body);
+      const stream = await createRoom(db, signedInUser(request), request.body, restreamAllowedHosts);
       return reply.status(201).send({ roomName: stream.roomName, stream });
     },
   );
