@@ -10,9 +10,16 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /**
  * The room a checkout is opened from: its stream, whether it is live, and the offer whose price
- * applies (a running offer on this product with a unit left). Buying from a replay has no offer.
+ * applies (a running offer on this product with a unit left, never to the one who started it).
+ * Buying from a replay has no offer.
  */
-async function roomOf(tx: Tx, roomName: string | undefined, sellerId: string, productId: string) {
+async function roomOf(
+  tx: Tx,
+  roomName: string | undefined,
+  sellerId: string,
+  productId: string,
+  buyerId: string,
+) {
   const none = { streamId: null, live: false, offer: null };
   if (!roomName) return none;
   const found = await tx.execute<{ id: string; owner_id: string; is_active: boolean; ended_at: unknown }>(
@@ -24,7 +31,9 @@ async function roomOf(tx: Tx, roomName: string | undefined, sellerId: string, pr
     throw badRequest('This product is not sold in that room.', { roomName: 'belongs to another seller' });
   }
   const live = stream.is_active && !stream.ended_at;
-  const offer = live ? await activeOffer(tx, stream.id, productId) : null;
+  // Only the room's seller starts offers (shop routes), so nobody buys at an offer they started: the
+  // seller is refused their own product before this, and would get the regular price here anyway.
+  const offer = live && buyerId !== stream.owner_id ? await activeOffer(tx, stream.id, productId) : null;
   return { streamId: stream.id, live, offer: offer && offer.remaining > 0 ? offer : null };
 }
 
@@ -77,7 +86,7 @@ export async function openCheckout(
     if (!product) throw notFound('Product not found');
     if (product.seller_id === buyerId) throw badRequest('You cannot buy your own product.');
     if (product.price_cents <= 0) throw badRequest('This product has no price to pay.');
-    const room = await roomOf(tx, context.roomName, product.seller_id, productId);
+    const room = await roomOf(tx, context.roomName, product.seller_id, productId, buyerId);
 
     const held = await tx.execute<{
       id: string;

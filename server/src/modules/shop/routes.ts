@@ -31,7 +31,7 @@ const productParams = roomNameParamsSchema.extend({
 });
 const shopResponse = { response: { 200: roomShopSchema, ...errors } };
 
-/** The room's shop: anyone can look; the seller and their moderators line up, pin and run offers. */
+/** The room's shop: anyone can look; the seller and their moderators line up and pin; only the seller runs offers. */
 export const shopRoutes: FastifyPluginAsyncZod<{ db: Db; hub: RoomHub }> = async (app, { db, hub }) => {
   app.get(
     '/api/streams/:name/shop',
@@ -64,7 +64,8 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db; hub: RoomHub }> = async
     },
   });
   const roomFirst = checkedFirst(runner);
-  // Offers belong to the seller: a moderator could otherwise price the stock at a cent and buy it.
+  // Offers (start and end) belong to the seller: a moderator could otherwise price the stock at a
+  // cent and buy it. Moderators still line up and pin (unpinning a product ends its offer).
   const ownerFirst = checkedFirst(owner);
 
   app.post(
@@ -103,7 +104,7 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db; hub: RoomHub }> = async
   );
   app.post(
     '/api/streams/:name/offers/end',
-    { ...roomFirst, schema: { params: roomNameParamsSchema, ...shopResponse } },
-    async (request) => endOffer(db, hub, await runner(request.params.name, request.user?.id)),
+    { ...ownerFirst, schema: { params: roomNameParamsSchema, ...shopResponse } },
+    async (request) => endOffer(db, hub, await owner(request.params.name, request.user?.id)),
   );
 };

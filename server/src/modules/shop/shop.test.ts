@@ -153,7 +153,7 @@ describe('lineup and pins', () => {
 });
 
 describe('offers belong to the seller', () => {
-  it('a moderator may line up and pin, but not start an offer (even with a bad body), and nobody buys at their own offer', async () => {
+  it('a moderator may line up and pin, but not start or end an offer (even with a bad body), and nobody buys at their own offer', async () => {
     const room = await newRoom();
     const moderator = await signUp(t.app);
     await t.database.pool.query('insert into seller_moderators (owner_id, user_id) values ($1, $2)', [
@@ -183,23 +183,35 @@ describe('offers belong to the seller', () => {
       (await call('POST', `/api/streams/${room}/offers`, moderator.cookie, { bad: true })).statusCode,
     ).toBe(403);
     expect((await call('GET', `/api/streams/${room}/shop`)).json().offer).toBeNull();
-    // A moderator may still end a running offer (it only brings the regular price back).
+    // The seller's offer: the moderator cannot end it either, and the seller who started it cannot buy at it.
     expect((await call('POST', `/api/streams/${room}/offers`, seller.cookie, offer)).statusCode).toBe(200);
     const own = await call('POST', `/api/checkout/${product.id}`, seller.cookie, { roomName: room });
     expect(own.statusCode).toBe(400);
-    expect((await call('POST', `/api/streams/${room}/offers/end`, moderator.cookie)).statusCode).toBe(200);
+    const endByModerator = await call('POST', `/api/streams/${room}/offers/end`, moderator.cookie);
+    expect(endByModerator.statusCode).toBe(403);
+    expect(endByModerator.json().message).toMatch(/Only the seller can start or end offers/);
+    expect((await call('GET', `/api/streams/${room}/shop`)).json().offer?.priceCents).toBe(1);
+    // Anyone else gets the offer price; the moderator still unpins (which ends the offer) as before.
+    const buyer = await signUp(t.app);
+    expect((await checkout(buyer.cookie, product.id, { roomName: room })).amountCents).toBe(1);
+    expect(
+      (await call('DELETE', `/api/streams/${room}/pins/${product.id}`, moderator.cookie)).statusCode,
+    ).toBe(200);
+    expect((await call('GET', `/api/streams/${room}/shop`)).json().offer).toBeNull();
+    expect((await call('POST', `/api/streams/${room}/offers/end`, seller.cookie)).statusCode).toBe(200);
   });
 
   it(`refuses an offer below ${10} % of the price unless the seller confirms it`, async () => {
     const room = await newRoom();
     const product = await pinned(room, { priceCents: 5000 });
     const offer = { productId: product.id, quantity: 1, durationSec: 60 };
-    const low = await call('POST', `/api/streams/${room}/offers`, seller.cookie, {
-      ...offer,
-      priceCents: 499,
-    });
-    expect(low.statusCode).toBe(400);
-    expect(low.json().fields.priceCents).toMatch(/below \$5\.00/);
+    for (const priceCents of [250, 499]) {
+      // 5 %, and a cent under the floor.
+      const low = await call('POST', `/api/streams/${room}/offers`, seller.cookie, { ...offer, priceCents });
+      expect(low.statusCode).toBe(400);
+      expect(low.json().fields.priceCents).toMatch(/below \$5\.00/);
+    }
+    expect((await call('GET', `/api/streams/${room}/shop`)).json().offer).toBeNull();
     const atFloor = await call('POST', `/api/streams/${room}/offers`, seller.cookie, {
       ...offer,
       priceCents: 500,
@@ -208,11 +220,11 @@ describe('offers belong to the seller', () => {
     await call('POST', `/api/streams/${room}/offers/end`, seller.cookie);
     const confirmed = await call('POST', `/api/streams/${room}/offers`, seller.cookie, {
       ...offer,
-      priceCents: 100,
+      priceCents: 250,
       confirmBelowFloor: true,
     });
     expect(confirmed.statusCode).toBe(200);
-    expect(confirmed.json().offer.priceCents).toBe(100);
+    expect(confirmed.json().offer.priceCents).toBe(250);
   });
 });
 

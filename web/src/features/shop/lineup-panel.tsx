@@ -314,7 +314,8 @@ function RunningOffer({
 }: {
   shop: RoomShop;
   serverNowMs: number;
-  onEnd: () => void;
+  /** Null for a moderator: offers are the seller's to start and end. */
+  onEnd: (() => void) | null;
   ending: boolean;
 }) {
   const offer = runningOffer(shop, serverNowMs);
@@ -346,17 +347,20 @@ function RunningOffer({
           </span>
         </p>
       </div>
-      <Button variant="outline" size="sm" onClick={onEnd} disabled={ending} data-testid="offer-end">
-        <Square aria-hidden="true" />
-        End offer
-      </Button>
+      {onEnd ? (
+        <Button variant="outline" size="sm" onClick={onEnd} disabled={ending} data-testid="offer-end">
+          <Square aria-hidden="true" />
+          End offer
+        </Button>
+      ) : null}
     </div>
   );
 }
 
 /**
  * The seller's (and their moderators') shop controls in the room: line up products from the
- * catalogue, pin up to MAX_PINNED for viewers, run a live offer on a pinned one.
+ * catalogue, pin up to MAX_PINNED for viewers; the seller alone starts and ends a live offer on a
+ * pinned one (moderators see it running, without the controls).
  */
 export function LineupPanel({
   roomName,
@@ -567,7 +571,7 @@ export function LineupPanel({
         <RunningOffer
           shop={shop}
           serverNowMs={serverNowMs}
-          onEnd={() => run({ kind: 'end-offer' }, 'Could not end the offer')}
+          onEnd={isOwner ? () => run({ kind: 'end-offer' }, 'Could not end the offer') : null}
           ending={busyOn('end-offer')}
         />
       ) : null}
