@@ -19,8 +19,9 @@
  * Setup, not measured: one category is inserted before the server starts (there is no API for
  * categories, and SEED_DEMO=false keeps the demo catalogue out); the seller and the buyers sign up
  * through the real route (argon2 included). Sign-up allows 20 accounts per client address per
- * hour, so the server runs with TRUST_PROXY=true and each batch of 20 accounts comes with its own
- * X-Forwarded-For address: the limit applies exactly as to 20 real clients each. The seller lists
+ * hour and checkout 10 open holds per address, so the server runs with TRUST_PROXY=true and each
+ * batch of 10 accounts signs up and checks out with its own X-Forwarded-For address: the limits
+ * apply exactly as to 10 real clients each. The seller lists
  * the product through POST /api/products. A warm-up (20 buyers buying a second product, not
  * measured) runs the checkout code paths once before the burst.
  *
@@ -142,7 +143,11 @@ interface Purchase {
 
 async function purchase(api: Client, buyer: Account, index: number, productId: string): Promise<Purchase> {
   const startedAt = performance.now();
-  const opened = await api.request('POST', `/api/checkout/${productId}`, { cookie: buyer.cookie });
+  // From the buyer's own address, as a real client: open holds are capped per address.
+  const opened = await api.request('POST', `/api/checkout/${productId}`, {
+    cookie: buyer.cookie,
+    forwardedFor: buyer.address,
+  });
   const result: Purchase = {
     buyer: index,
     startedAt,

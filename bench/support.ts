@@ -364,7 +364,13 @@ export async function startAppServer(
 export const PASSWORD = 'bench-password-123';
 /** The local provider's card that always succeeds (TEST_CARDS.success). */
 export const SUCCESS_CARD = '4242424242424242';
-const SIGNUPS_PER_ADDRESS = 20;
+/**
+ * Accounts behind one X-Forwarded-For address: at most the sign-up limit per address (20 an hour)
+ * and the open checkout holds per address (MAX_HOLDS_PER_ADDRESS, 10, in
+ * server/src/modules/checkout/checkout.ts), since a burst may have every account of an address
+ * holding a unit at once. Each account's checkouts then come from its own address too.
+ */
+const ACCOUNTS_PER_ADDRESS = 10;
 
 export const card = () => ({
   number: SUCCESS_CARD,
@@ -376,6 +382,8 @@ export const card = () => ({
 export interface Account {
   handle: string;
   cookie: string;
+  /** The X-Forwarded-For address it signed up from; send it on its checkouts (holds per address). */
+  address: string;
 }
 
 export function sidCookie(reply: Reply): string {
@@ -387,9 +395,10 @@ export function sidCookie(reply: Reply): string {
 /**
  * Signs up one account per handle through the real route (argon2 included), `concurrency` at a
  * time; the first gets a business name (the seller). Sign-up allows 20 accounts per client address
- * per hour, so each batch of 20 comes with its own X-Forwarded-For address 10.<octet>.x.y (the
- * server must trust the proxy): the limit applies exactly as to 20 real clients each. With Redis
- * the limit outlives the run, so such runs pass a fresh `octet`.
+ * per hour and checkout 10 open holds per address, so each batch of ACCOUNTS_PER_ADDRESS (10) comes
+ * with its own X-Forwarded-For address 10.<octet>.x.y (the server must trust the proxy), kept in
+ * the account for its checkouts: the limits apply exactly as to real clients. With Redis the
+ * sign-up limit outlives the run, so such runs pass a fresh `octet`.
  */
 export async function signUpAll(
   api: Client,
@@ -400,7 +409,8 @@ export async function signUpAll(
   return runPool(handles.length, options.concurrency ?? 8, async (i) => {
     options.signal?.throwIfAborted();
     const handle = handles[i] as string;
-    const block = Math.floor(i / SIGNUPS_PER_ADDRESS);
+    const block = Math.floor(i / ACCOUNTS_PER_ADDRESS);
+    const address = `10.${octet}.${Math.floor(block / 250)}.${(block % 250) + 1}`;
     const reply = await api.request('POST', '/api/auth/signup', {
       body: {
         firstName: 'Bench',
@@ -410,11 +420,11 @@ export async function signUpAll(
         password: PASSWORD,
         ...(i === 0 && options.businessName ? { businessName: options.businessName } : {}),
       },
-      forwardedFor: `10.${octet}.${Math.floor(block / 250)}.${(block % 250) + 1}`,
+      forwardedFor: address,
     });
     if (reply.status !== 201)
       throw new Error(`sign-up ${handle}: ${reply.status} ${reply.error ?? JSON.stringify(reply.body)}`);
-    return { handle, cookie: sidCookie(reply) };
+    return { handle, cookie: sidCookie(reply), address };
   });
 }
 

@@ -1,5 +1,5 @@
 import { TEST_CARDS } from '@streamshop/contract/payments.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LocalProvider } from '../../platform/payments/local.ts';
 import { LOCAL_SIGNATURE_HEADER } from '../../platform/payments/local-signature.ts';
 import {
@@ -10,8 +10,16 @@ import {
   signUpMany,
   stockOf,
 } from '../../test/payments.ts';
-import { buildTestApp, signUp, type TestApp } from '../../test/test-app.ts';
-import { ALL_RESERVED_MESSAGE, SOLD_OUT_MESSAGE } from './checkout.ts';
+import { buildTestApp, signUp, type TestApp, unlimited } from '../../test/test-app.ts';
+import {
+  ACCOUNT_HOLDS_MESSAGE,
+  ADDRESS_HOLDS_MESSAGE,
+  ALL_RESERVED_MESSAGE,
+  CHECKOUT_RESERVATION_SECONDS,
+  MAX_HOLDS_PER_ACCOUNT,
+  MAX_HOLDS_PER_ADDRESS,
+  SOLD_OUT_MESSAGE,
+} from './checkout.ts';
 import { releaseExpiredHolds } from './payment-jobs.ts';
 import { WEBHOOK_PATH } from './routes.ts';
 
@@ -20,8 +28,11 @@ let seller: Awaited<ReturnType<typeof signUp>>;
 let buyer: Awaited<ReturnType<typeof signUp>>;
 
 beforeAll(async () => {
-  t = await buildTestApp({}, { autoEnd: false, paymentJobs: false });
+  t = await buildTestApp({}, { autoEnd: false, paymentJobs: false, rateLimiter: unlimited });
   seller = await signUp(t.app);
+});
+// A fresh buyer per test: an account may hold only MAX_HOLDS_PER_ACCOUNT units at once.
+beforeEach(async () => {
   buyer = await signUp(t.app);
 });
 afterAll(async () => {
@@ -361,6 +372,77 @@ describe('the last unit', () => {
     const next = await sessionFor(other.cookie, product.id);
     expect((await payWithCard(t.app, next.clientSecret)).json().status).toBe('succeeded');
     expect(await stockOf(t, product.id)).toBe(0);
+  });
+});
+
+describe('open holds per account and per address', () => {
+  it(`refuses a ${MAX_HOLDS_PER_ACCOUNT + 1}th hold by one account with 429 until one of its holds ends`, async () => {
+    const products = await Promise.all(
+      Array.from({ length: MAX_HOLDS_PER_ACCOUNT + 1 }, () => listProduct(t, seller.cookie, { stock: 5 })),
+    );
+    const held = [];
+    for (const product of products.slice(0, MAX_HOLDS_PER_ACCOUNT))
+      held.push(await sessionFor(buyer.cookie, product.id));
+    // The oldest hold lapses first: Retry-After counts down to it.
+    await t.database.pool.query(
+      `update payments set reserved_until = now() + interval '100 seconds' where client_secret = $1`,
+      [held[0]?.clientSecret],
+    );
+    const last = products[MAX_HOLDS_PER_ACCOUNT]?.id ?? '';
+    const refused = await openCheckout(t.app, buyer.cookie, last);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ message: ACCOUNT_HOLDS_MESSAGE, code: 'RATE_LIMITED' });
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(95);
+    expect(retryAfter).toBeLessThanOrEqual(100);
+    // A returning buyer still gets the session they hold.
+    expect((await sessionFor(buyer.cookie, products[1]?.id ?? '')).clientSecret).toBe(held[1]?.clientSecret);
+    // Paying ends a hold, and so does its lapse: each frees a place.
+    expect((await payWithCard(t.app, held[1]?.clientSecret ?? '')).json().status).toBe('succeeded');
+    await sessionFor(buyer.cookie, last);
+    expect((await openCheckout(t.app, buyer.cookie, products[1]?.id ?? '')).statusCode).toBe(429);
+    await t.database.pool.query(
+      `update payments set reserved_until = now() - interval '1 second' where client_secret = $1`,
+      [held[0]?.clientSecret],
+    );
+    await sessionFor(buyer.cookie, products[1]?.id ?? '');
+  });
+
+  it(`refuses the ${MAX_HOLDS_PER_ADDRESS + 1}th hold from one address across accounts`, async () => {
+    // Behind one proxy hop, the address is the rightmost X-Forwarded-For entry.
+    const proxied = await buildTestApp(
+      { trustProxy: 1 },
+      { autoEnd: false, paymentJobs: false, rateLimiter: unlimited },
+    );
+    try {
+      const owner = await signUp(proxied.app);
+      const product = await listProduct(proxied, owner.cookie, { stock: 50 });
+      const from = async (address: string) => {
+        const account = await signUp(proxied.app);
+        return proxied.app.inject({
+          method: 'POST',
+          url: `/api/checkout/${product.id}`,
+          headers: { cookie: account.cookie, 'x-forwarded-for': address },
+        });
+      };
+      for (let i = 0; i < MAX_HOLDS_PER_ADDRESS; i += 1) {
+        const held = await from('203.0.113.7');
+        expect(held.statusCode, held.body).toBe(200);
+      }
+      const stored = await proxied.database.pool.query(
+        `select count(*) as n from payments where client_address = '203.0.113.7' and status = 'pending'`,
+      );
+      expect(Number(stored.rows[0].n)).toBe(MAX_HOLDS_PER_ADDRESS);
+      const refused = await from('203.0.113.7');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().message).toBe(ADDRESS_HOLDS_MESSAGE);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(CHECKOUT_RESERVATION_SECONDS - 60);
+      // Spoofing a leftmost entry does not help; another address is not affected.
+      expect((await from('198.51.100.1, 203.0.113.7')).statusCode).toBe(429);
+      expect((await from('203.0.113.8')).statusCode).toBe(200);
+    } finally {
+      await proxied.close();
+    }
   });
 });
 

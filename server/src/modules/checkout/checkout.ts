@@ -40,6 +40,25 @@ async function roomOf(
 /** How long an open checkout holds a unit for its buyer (ADR 0006). */
 export const CHECKOUT_RESERVATION_SECONDS = 600;
 
+/*
+ * Limits on holds, so that cheap accounts cannot keep every unit (or every unit of a live offer)
+ * away from real buyers. A hold is a pending checkout payment whose reserved_until is still ahead.
+ * - A person buys a few things at once, not dozens: MAX_HOLDS_PER_ACCOUNT.
+ * - Sign-ups are limited per address, but an attacker can still collect some accounts; the holds of
+ *   all accounts behind one client address (request.ip, so set TRUST_PROXY behind a proxy) are capped
+ *   too, high enough for a household or an office behind one NAT: MAX_HOLDS_PER_ADDRESS.
+ * - An offer lasts at most OFFER_MAX_SECONDS (5 min), so a 10-minute hold at the offer price could
+ *   outlast it and lock its few units up for the whole offer: such holds last
+ *   OFFER_RESERVATION_SECONDS, enough to type a card, and the units go back to the room sooner.
+ * Past a limit the buyer gets 429 with Retry-After: the seconds until their oldest hold lapses.
+ */
+export const MAX_HOLDS_PER_ACCOUNT = 3;
+export const MAX_HOLDS_PER_ADDRESS = 10;
+export const OFFER_RESERVATION_SECONDS = 120;
+
+export const ACCOUNT_HOLDS_MESSAGE = `You already have ${MAX_HOLDS_PER_ACCOUNT} checkouts open. Pay for one or let it lapse before starting another.`;
+export const ADDRESS_HOLDS_MESSAGE = `Too many checkouts are open from your network (${MAX_HOLDS_PER_ADDRESS} at most). Try again when one has lapsed.`;
+
 export const SOLD_OUT_MESSAGE = 'This product is sold out.';
 export const ALL_RESERVED_MESSAGE =
   'Every unit left is being checked out by another buyer. Try again in a few minutes.';
@@ -65,6 +84,45 @@ type Reservation =
 export interface CheckoutContext {
   roomName?: string | undefined;
   showBuyer?: boolean | undefined;
+  /** The buyer's client address (request.ip), to cap open holds per address. */
+  clientAddress?: string | undefined;
+}
+
+/**
+ * 429 when the buyer (or their address) already holds as many units as allowed. Advisory locks,
+ * taken after the product row, serialise the count with other checkouts of the same account and
+ * address on PostgreSQL (other products' rows are not locked by this transaction).
+ */
+async function assertHoldsAllowed(tx: Tx, buyerId: string, clientAddress: string | undefined) {
+  const limits = [
+    { column: sql`user_id`, value: buyerId, max: MAX_HOLDS_PER_ACCOUNT, message: ACCOUNT_HOLDS_MESSAGE },
+    ...(clientAddress
+      ? [
+          {
+            column: sql`client_address`,
+            value: clientAddress,
+            max: MAX_HOLDS_PER_ADDRESS,
+            message: ADDRESS_HOLDS_MESSAGE,
+          },
+        ]
+      : []),
+  ];
+  for (const limit of limits) {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`checkout-holds:${limit.value}`}))`);
+  }
+  for (const limit of limits) {
+    const open = await tx.execute<{ n: number | string; wait: number | string | null }>(sql`
+      select count(*) as n, ceil(extract(epoch from min(reserved_until) - now())) as wait
+      from payments
+      where ${limit.column} = ${limit.value} and kind = 'checkout' and status = 'pending'
+        and reserved_until > now()`);
+    const { n = 0, wait = null } = open.rows[0] ?? {};
+    if (Number(n) >= limit.max) {
+      throw new AppError(429, 'RATE_LIMITED', limit.message, undefined, {
+        'retry-after': String(Math.max(1, Number(wait ?? 1))),
+      });
+    }
+  }
 }
 
 /**
@@ -126,8 +184,10 @@ export async function openCheckout(
     const others = held.rows.filter((row) => row.user_id !== buyerId).length;
     if (product.stock <= 0) throw conflict('CONFLICT', SOLD_OUT_MESSAGE);
     if (others >= product.stock) throw conflict('CONFLICT', ALL_RESERVED_MESSAGE);
+    await assertHoldsAllowed(tx, buyerId, context.clientAddress);
 
     const amountCents = room.offer?.priceCents ?? product.price_cents;
+    const holdSeconds = room.offer ? OFFER_RESERVATION_SECONDS : CHECKOUT_RESERVATION_SECONDS;
     const [payment] = await tx
       .insert(payments)
       .values({
@@ -136,9 +196,10 @@ export async function openCheckout(
         provider: provider.name,
         productId,
         amountCents,
-        reservedUntil: sql`now() + make_interval(secs => ${CHECKOUT_RESERVATION_SECONDS})`,
+        reservedUntil: sql`now() + make_interval(secs => ${holdSeconds})`,
         streamId: room.streamId,
         offerId: room.offer?.id ?? null,
+        clientAddress: context.clientAddress ?? null,
         showBuyer: context.showBuyer ?? true,
         duringLive: room.live,
       })

@@ -30,6 +30,7 @@ const errors = {
   401: errorBodySchema,
   404: errorBodySchema,
   409: errorBodySchema,
+  429: errorBodySchema,
   502: errorBodySchema,
 };
 
@@ -82,7 +83,10 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) =>
-      openCheckout(db, provider, signedInUser(request).id, request.params.productId, request.body ?? {}),
+      openCheckout(db, provider, signedInUser(request).id, request.params.productId, {
+        ...request.body,
+        clientAddress: request.ip,
+      }),
   );
 
   app.post(

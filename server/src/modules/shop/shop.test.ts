@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { listProduct, payWithCard, signUpMany, stockOf } from '../../test/payments.ts';
 import { buildTestApp, listenOnLoopback, signUp, type TestApp } from '../../test/test-app.ts';
+import { CHECKOUT_RESERVATION_SECONDS, OFFER_RESERVATION_SECONDS } from '../checkout/checkout.ts';
 
 let t: TestApp;
 let base: string;
@@ -274,7 +275,21 @@ describe('live offers', () => {
     const inWindow = await checkout(a.cookie, product.id, { roomName: room });
     expect(inWindow.amountCents).toBe(2500);
     // The one offer unit is held by A: B pays the regular price.
-    expect((await checkout(b.cookie, product.id, { roomName: room })).amountCents).toBe(5000);
+    const regular = await checkout(b.cookie, product.id, { roomName: room });
+    expect(regular.amountCents).toBe(5000);
+    // A hold at the offer price is short, so the offer's few units are not kept from the room for long.
+    const holdSeconds = async (clientSecret: string) =>
+      Number(
+        (
+          await t.database.pool.query(
+            'select extract(epoch from reserved_until - now()) as s from payments where client_secret = $1',
+            [clientSecret],
+          )
+        ).rows[0].s,
+      );
+    expect(await holdSeconds(inWindow.clientSecret)).toBeGreaterThan(OFFER_RESERVATION_SECONDS - 10);
+    expect(await holdSeconds(inWindow.clientSecret)).toBeLessThanOrEqual(OFFER_RESERVATION_SECONDS);
+    expect(await holdSeconds(regular.clientSecret)).toBeGreaterThan(CHECKOUT_RESERVATION_SECONDS - 10);
 
     // The window closes before A pays: A still pays the price their session was opened at.
     await t.database.pool.query(
