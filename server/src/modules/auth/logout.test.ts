@@ -65,6 +65,13 @@ describe('a product image cannot point at anything on the site but uploaded medi
     categoryId: category,
     imageUrl,
   });
+  const saveProduct = (cookie: string, imageUrl: string, id?: string) =>
+    t.app.inject({
+      method: id ? 'PUT' : 'POST',
+      url: id ? `/api/products/${id}` : '/api/products',
+      headers: { cookie },
+      payload: product(imageUrl),
+    });
 
   it.each([
     '/api/logout',
@@ -77,28 +84,13 @@ describe('a product image cannot point at anything on the site but uploaded medi
     'http://localhost:3000/media/uploads/0b7c5f3e-6f55-4a39-9d7e-3c2a7c4b8b21.webp?next=/api/logout',
   ])('refuses %s with a 400 on imageUrl (create and update)', async (imageUrl) => {
     const seller = await signUp(t.app);
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/products',
-      headers: { cookie: seller.cookie },
-      payload: product(imageUrl),
-    });
+    const created = await saveProduct(seller.cookie, imageUrl);
     expect(created.statusCode).toBe(400);
     expect(created.json().fields).toHaveProperty('imageUrl');
 
-    const existing = await t.app.inject({
-      method: 'POST',
-      url: '/api/products',
-      headers: { cookie: seller.cookie },
-      payload: product('https://images.example.com/record.jpg'),
-    });
+    const existing = await saveProduct(seller.cookie, 'https://images.example.com/record.jpg');
     expect(existing.statusCode).toBe(201);
-    const updated = await t.app.inject({
-      method: 'PUT',
-      url: `/api/products/${existing.json().id}`,
-      headers: { cookie: seller.cookie },
-      payload: product(imageUrl),
-    });
+    const updated = await saveProduct(seller.cookie, imageUrl, existing.json().id);
     expect(updated.statusCode).toBe(400);
     expect(updated.json().fields).toHaveProperty('imageUrl');
   });
@@ -110,12 +102,7 @@ describe('a product image cannot point at anything on the site but uploaded medi
     'https://images.example.com/record.jpg',
   ])('accepts %s', async (imageUrl) => {
     const seller = await signUp(t.app);
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/products',
-      headers: { cookie: seller.cookie },
-      payload: product(imageUrl),
-    });
+    const created = await saveProduct(seller.cookie, imageUrl);
     expect(created.statusCode).toBe(201);
     expect(created.json().imageUrl).toBe(imageUrl);
   });
