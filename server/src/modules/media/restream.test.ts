@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { freePort } from '../../test/ports.ts';
+import { type RtmpReceiver, startRtmpReceiver } from '../../test/rtmp-receiver.ts';
 import { buildTestApp, listenOnLoopback, signUp, type TestApp } from '../../test/test-app.ts';
 import { RoomRelay } from './relay.ts';
 import {
@@ -21,32 +21,6 @@ const fixture = readFileSync(new URL('./fixtures/mediarecorder-vp8-opus.webm', i
 const chunkSizes: number[] = JSON.parse(
   readFileSync(new URL('./fixtures/mediarecorder-vp8-opus.chunks.json', import.meta.url), 'utf8'),
 );
-
-/** The parts of node-media-server v4 (CommonJS, untyped) this test uses. */
-interface NmsSession {
-  streamPath: string;
-  /** The session's BroadcastServer (RTMP sessions). */
-  broadcast?: { publishGraceMs: number };
-}
-interface NodeMediaServer {
-  on(event: string, listener: (session: NmsSession) => void): void;
-  run(): Promise<void>;
-  stop(): Promise<void>;
-}
-const require = createRequire(import.meta.url);
-const NodeMediaServer = require('node-media-server') as new (config: object) => NodeMediaServer;
-const nmsLogger = require('node-media-server/src/core/logger.js') as { level: string };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
-    });
-  });
-}
 
 async function until(check: () => boolean, what: string, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
@@ -104,50 +78,30 @@ function firstVideoPacketFlags(url: string): Promise<string> {
   });
 }
 
+/** Every process's command line, as `ps` shows them to any user. */
+function processList(): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile('ps', ['-eo', 'args', '--no-headers', '-ww'], (error, stdout) =>
+      error ? reject(error) : resolve(stdout),
+    ),
+  );
+}
+
 let t: TestApp;
 let base: string;
-let nms: NodeMediaServer;
+let receiver: RtmpReceiver;
 let rtmpPort: number;
-let storeDir: string;
-const received: Array<{ event: string; streamPath: string }> = [];
-const events = (event: string, streamPath: string) =>
-  received.filter((r) => r.event === event && r.streamPath === streamPath).length;
+const events = (event: string, streamPath: string) => receiver.events(event, streamPath);
 
 beforeAll(async () => {
   t = await buildTestApp({ restreamAllowedHosts: ['127.0.0.1'] }, { autoEnd: false });
   base = await listenOnLoopback(t.app);
-
-  // A local RTMP receiver: RTMP on 127.0.0.1 only, no HTTP listener, API, console or recording.
-  rtmpPort = await freePort();
-  storeDir = mkdtempSync(path.join(tmpdir(), 'ss-nms-'));
-  const log = console.log;
-  console.log = () => {}; // its start-up banner
-  try {
-    nms = new NodeMediaServer({
-      bind: '127.0.0.1',
-      rtmp: { port: rtmpPort },
-      store: { path: storeDir },
-      record: { auto: false },
-      webadmin: { enable: false },
-    });
-  } finally {
-    console.log = log;
-  }
-  nmsLogger.level = 'error';
-  for (const event of ['prePublish', 'postPublish', 'donePublish']) {
-    nms.on(event, (session) => {
-      // End a publish as soon as its connection closes (not after a 30 s resume window), so a
-      // restarted ffmpeg's publish is a fresh one.
-      if (session.broadcast) session.broadcast.publishGraceMs = 0;
-      received.push({ event, streamPath: session.streamPath });
-    });
-  }
-  await nms.run();
+  receiver = await startRtmpReceiver();
+  rtmpPort = receiver.port;
 });
 afterAll(async () => {
   await t?.close();
-  await nms?.stop();
-  rmSync(storeDir, { recursive: true, force: true });
+  await receiver?.stop();
 });
 
 async function proUser() {
@@ -210,6 +164,16 @@ describe('restream to an RTMP URL (pro)', () => {
     await until(() => events('postPublish', streamPath) >= 1, 'the receiver to get a publish');
     expect(await probeCodecs(rtmpUrl)).toEqual(['aac', 'h264']);
 
+    // The stream key is on no command line: not ffmpeg's, nor any other process's (`ps`).
+    const ffmpegPid = restreamOf(room)?.pid;
+    expect(ffmpegPid).toBeTypeOf('number');
+    const cmdline = readFileSync(`/proc/${ffmpegPid}/cmdline`, 'utf8').split('\0');
+    expect(cmdline).toContain('pipe:1');
+    for (const found of [cmdline.join(' '), await processList()]) {
+      expect(found).not.toContain(key);
+      expect(found).not.toContain(`127.0.0.1:${rtmpPort}`);
+    }
+
     // ffmpeg dies mid-stream: a new one starts (after the 1 s backoff) from the relay's snapshot.
     const first = restreamOf(room);
     const pid = first?.pid;
@@ -267,8 +231,12 @@ describe('Restream', () => {
   it('restarts a failing ffmpeg with doubling backoff and never logs the stream key', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'ss-restream-'));
     const fake = path.join(dir, 'ffmpeg');
-    // Fails at once, the way ffmpeg does, naming the URL (its last argument).
-    writeFileSync(fake, '#!/bin/sh\nfor last; do :; done\necho "$last: Connection refused" >&2\nexit 1\n');
+    const argsFile = path.join(dir, 'args');
+    // Notes its arguments, then fails at once, the way ffmpeg does, naming its last argument.
+    writeFileSync(
+      fake,
+      `#!/bin/sh\necho "$@" >> ${argsFile}\nfor last; do :; done\necho "$last: Broken pipe" >&2\nexit 1\n`,
+    );
     chmodSync(fake, 0o755);
     const { lines, log } = recordingLogger();
     const resumes: number[] = [];
@@ -284,15 +252,21 @@ describe('Restream', () => {
       backoffMs: 20,
       maxBackoffMs: 80,
     });
+    let args: string;
     try {
       await until(() => restream.starts >= 5, 'five starts', 20_000);
     } finally {
       await restream.stop();
+      args = readFileSync(argsFile, 'utf8');
       rmSync(dir, { recursive: true, force: true });
     }
     const exits = lines.filter((l) => l.level === 'warn');
     expect(exits.slice(0, 4).map((l) => l.object.restartInMs)).toEqual([20, 40, 80, 80]);
-    expect(exits[0]?.object.stderr).toBe('rtmps://live.example:443/app/***: Connection refused');
+    expect(exits[0]?.object.stderr).toBe('pipe:1: Broken pipe');
+    // ffmpeg is never given the URL: it writes FLV to its stdout.
+    expect(args.split('\n').filter(Boolean)).toHaveLength(restream.starts);
+    for (const secret of ['rtmp', 'live.example', 'sEcReT', 'tok123', 'hunter22'])
+      expect(args).not.toContain(secret);
     expect(resumes.length).toBeGreaterThanOrEqual(5);
     const logged = JSON.stringify(lines);
     for (const secret of ['sEcReT', 'tok123', 'hunter22']) expect(logged).not.toContain(secret);
@@ -314,6 +288,29 @@ describe('Restream', () => {
     await until(() => lines.filter((l) => l.level === 'warn').length >= 2, 'two failed starts', 10_000);
     await restream.stop();
     expect(lines.find((l) => l.level === 'warn')?.object.error).toContain('ENOENT');
+  });
+
+  it('restarts ffmpeg when the RTMP server refuses the connection, logging the reason without the key', async () => {
+    const { lines, log } = recordingLogger();
+    const closedPort = await freePort();
+    const restream = new Restream({
+      roomName: 'room-3',
+      rtmpUrl: `rtmp://127.0.0.1:${closedPort}/live/sEcReT-KEY`,
+      log,
+      resume: () => undefined,
+      backoffMs: 10,
+      maxBackoffMs: 10,
+    });
+    try {
+      await until(() => lines.filter((l) => l.level === 'warn').length >= 2, 'two failed starts', 20_000);
+    } finally {
+      await restream.stop();
+    }
+    const exit = lines.find((l) => l.level === 'warn')?.object;
+    expect(exit?.publishError).toContain('ECONNREFUSED');
+    expect(exit?.signal).toBe('SIGKILL');
+    expect(exit?.rtmpUrl).toBe(`rtmp://127.0.0.1:${closedPort}/live/***`);
+    expect(JSON.stringify(lines)).not.toContain('sEcReT');
   });
 
   it('redacts the stream key from RTMP URLs', () => {

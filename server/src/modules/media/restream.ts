@@ -1,6 +1,8 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { RelayEvent } from './relay-events.ts';
+import { FlvTagReader } from './rtmp/flv-tags.ts';
+import { parseRtmpUrl, RtmpPublisher, type RtmpTarget } from './rtmp/publisher.ts';
 
 /** Past this much unwritten input, ffmpeg is behind: skip to the next keyframe group. */
 export const MAX_RESTREAM_BACKLOG_BYTES = 4 * 1024 * 1024;
@@ -10,12 +12,14 @@ const HEALTHY_RUN_MS = 30_000;
 const STDERR_TAIL_CHARS = 2000;
 
 /**
- * ffmpeg's arguments: the publisher's WebM (VP8/VP9 + Opus) on stdin, H.264/AAC in FLV to the
- * RTMP URL. The input is probed as little as possible, so the push starts right after the init
- * segment and first frames; the output follows what RTMP platforms ask for (constant 30 fps,
- * a keyframe every 2 s, capped bitrate, stereo 44.1 kHz AAC).
+ * ffmpeg's arguments: the publisher's WebM (VP8/VP9 + Opus) on stdin, H.264/AAC in FLV on
+ * stdout, which an RtmpPublisher sends to the RTMP URL: the URL and its stream key never appear
+ * on ffmpeg's command line, which every user of the machine can read (`ps`, /proc/<pid>/cmdline).
+ * The input is probed as little as possible, so the push starts right after the init segment and
+ * first frames; the output follows what RTMP platforms ask for (constant 30 fps, a keyframe every
+ * 2 s, capped bitrate, stereo 44.1 kHz AAC).
  */
-export function restreamArgs(rtmpUrl: string): string[] {
+export function restreamArgs(): string[] {
   return [
     ...['-hide_banner', '-nostdin', '-loglevel', 'error'],
     ...['-fflags', '+genpts', '-probesize', '32', '-analyzeduration', '0', '-f', 'matroska', '-i', 'pipe:0'],
@@ -23,8 +27,7 @@ export function restreamArgs(rtmpUrl: string): string[] {
     ...['-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'zerolatency', '-pix_fmt', 'yuv420p'],
     ...['-r', '30', '-g', '60', '-maxrate', '2500k', '-bufsize', '5000k'],
     ...['-c:a', 'aac', '-ar', '44100', '-ac', '2', '-b:a', '128k'],
-    // A stalled RTMP connection fails after 15 s (and is restarted) instead of hanging for ever.
-    ...['-flvflags', 'no_duration_filesize', '-rw_timeout', '15000000', '-f', 'flv', rtmpUrl],
+    ...['-flvflags', 'no_duration_filesize', '-f', 'flv', 'pipe:1'],
   ];
 }
 
@@ -120,7 +123,7 @@ export interface RestreamOptions {
   maxBacklogBytes?: number;
 }
 
-type Child = ChildProcessByStdio<Writable, null, Readable>;
+type Child = ChildProcessByStdio<Writable, Readable, Readable>;
 
 /** Every running restream of this process (tests reach the ffmpeg child through it). */
 const running = new Set<Restream>();
@@ -130,7 +133,8 @@ export function runningRestreams(): Restream[] {
 
 /**
  * Restreaming of one publisher connection to an external RTMP URL (a pro feature): one ffmpeg
- * child transcoding the publisher's WebM to H.264/AAC FLV. It is fed relay events (the same
+ * child transcoding the publisher's WebM to H.264/AAC FLV, which an RtmpPublisher sends to the
+ * URL (ffmpeg never sees the URL or its key). It is fed relay events (the same
  * bytes as the publisher's, minus any stretch it skipped), and never blocks or fails anything
  * else: when ffmpeg is behind it skips ahead to the next keyframe; when ffmpeg exits while the
  * stream is live it is restarted with backoff (1 s, 2 s, 4 s … 30 s) and fed the relay's init
@@ -149,6 +153,12 @@ export class Restream {
   private stopping: Promise<void> | undefined;
   private stderrTail = '';
   private warnedBehind = false;
+  /** Where the stream goes (parsed once; a bad URL fails every publish, with backoff). */
+  private readonly target: RtmpTarget | Error;
+  /** The current RTMP connection, from its publish until the next one replaces it. */
+  private publisher: RtmpPublisher | undefined;
+  /** Why the last RTMP connection failed, for the exit's warning. */
+  private publishError: string | undefined;
   /** How many ffmpeg processes this restream has started. */
   starts = 0;
 
@@ -165,6 +175,11 @@ export class Restream {
       stopGraceMs: options.stopGraceMs ?? 3000,
       maxBacklogBytes: options.maxBacklogBytes ?? MAX_RESTREAM_BACKLOG_BYTES,
     };
+    try {
+      this.target = parseRtmpUrl(options.rtmpUrl);
+    } catch (error) {
+      this.target = error instanceof Error ? error : new Error(String(error));
+    }
     running.add(this);
     this.options.log.info(
       { roomName: this.roomName, rtmpUrl: redactRtmpUrl(options.rtmpUrl) },
@@ -210,19 +225,24 @@ export class Restream {
 
   /** Ends ffmpeg's input (it flushes and closes the RTMP stream); kills it after the grace period. */
   stop(): Promise<void> {
-    this.stopping ??= new Promise<void>((resolve) => {
+    this.stopping ??= (async () => {
       this.stopped = true;
       running.delete(this);
       clearTimeout(this.restartTimer);
       const child = this.child;
-      if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
-      const killer = setTimeout(() => child.kill('SIGKILL'), this.options.stopGraceMs);
-      child.once('close', () => {
-        clearTimeout(killer);
-        resolve();
-      });
-      child.stdin.end();
-    });
+      const killer = setTimeout(() => {
+        child?.kill('SIGKILL');
+        this.publisher?.destroy();
+      }, this.options.stopGraceMs);
+      if (child && child.exitCode === null && child.signalCode === null) {
+        const closed = new Promise((resolve) => child.once('close', resolve));
+        child.stdin.end();
+        await closed;
+      }
+      // ffmpeg's last tags are sent; then the stream is unpublished.
+      await this.publisher?.end();
+      clearTimeout(killer);
+    })();
     return this.stopping;
   }
 
@@ -249,9 +269,7 @@ export class Restream {
     if (this.stopped) return;
     let child: Child;
     try {
-      child = spawn(this.options.ffmpegPath, restreamArgs(this.options.rtmpUrl), {
-        stdio: ['pipe', 'ignore', 'pipe'],
-      });
+      child = spawn(this.options.ffmpegPath, restreamArgs(), { stdio: ['pipe', 'pipe', 'pipe'] });
     } catch (error) {
       this.exited(undefined, { error });
       return;
@@ -290,6 +308,47 @@ export class Restream {
     this.state = 'init';
     const start = this.options.resume();
     if (start && this.write([start.bytes], true)) this.state = start.inGroup ? 'flowing' : 'keyframe';
+    this.publish(child);
+  }
+
+  /**
+   * Connects to the RTMP URL while ffmpeg starts, then sends ffmpeg's FLV there. ffmpeg's output
+   * waits (paused) until the server accepted the publish, and whenever the connection is full.
+   * If the connection fails, ffmpeg is killed: its exit restarts both with backoff.
+   */
+  private publish(child: Child): void {
+    const output = child.stdout;
+    output.pause();
+    this.publishError = undefined;
+    const failed = (error: unknown) => {
+      if (this.child !== child) return;
+      this.publishError = error instanceof Error ? error.message : String(error);
+      child.kill('SIGKILL');
+    };
+    const target = this.target;
+    const connecting = target instanceof Error ? Promise.reject(target) : RtmpPublisher.publish(target);
+    connecting.then((publisher) => {
+      if (this.child !== child || this.stopped) {
+        publisher.destroy();
+        return;
+      }
+      this.publisher = publisher;
+      const tags = new FlvTagReader();
+      publisher.on('drain', () => output.resume());
+      publisher.once('close', (error?: Error) => {
+        if (error) failed(error);
+      });
+      output.on('data', (bytes: Buffer) => {
+        try {
+          for (const tag of tags.push(bytes)) if (!publisher.send(tag)) output.pause();
+        } catch (error) {
+          failed(error);
+        }
+      });
+      // ffmpeg flushed and exited (stop(), or a crash): the stream is unpublished.
+      output.once('end', () => void publisher.end());
+      output.resume();
+    }, failed);
   }
 
   private exited(
@@ -309,6 +368,7 @@ export class Restream {
         rtmpUrl: redactRtmpUrl(this.options.rtmpUrl),
         ...exit,
         error: error instanceof Error ? scrubRtmpUrl(error.message, this.options.rtmpUrl) : undefined,
+        publishError: this.publishError && scrubRtmpUrl(this.publishError, this.options.rtmpUrl),
         stderr: scrubRtmpUrl(this.stderrTail.trim(), this.options.rtmpUrl) || undefined,
         restartInMs: delay,
       },
