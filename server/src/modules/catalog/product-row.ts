@@ -1,5 +1,6 @@
 import type { Product } from '@streamshop/contract/catalog.ts';
 import { sql } from 'drizzle-orm';
+import { iso } from '../../db/time.ts';
 
 /**
  * The columns every product listing selects (product + seller), in snake_case as raw SQL returns
@@ -28,8 +29,6 @@ export type ProductRow = {
   seller_business_name: string | null;
   seller_profile_image_url: string | null;
 };
-
-export const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
 
 export function toProduct(row: ProductRow): Product {
   return {

@@ -2,7 +2,7 @@ import type { ChatMessage, ChatReplay } from '@streamshop/contract/live.ts';
 import { CHAT_HISTORY_SIZE, CHAT_REPLAY_LIMIT } from '@streamshop/contract/live.ts';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { iso } from '../catalog/product-row.ts';
+import { iso } from '../../db/time.ts';
 
 type MessageRow = {
   id: number;

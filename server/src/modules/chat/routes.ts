@@ -4,9 +4,9 @@ import { CHAT_MAX_LENGTH, clientMessageSchema, type ServerMessage } from '@strea
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Db } from '../../db/client.ts';
+import { iso } from '../../db/time.ts';
 import { sameOrigin } from '../../platform/origin-check.ts';
 import type { SessionSockets } from '../../platform/session-sockets.ts';
-import { iso } from '../catalog/product-row.ts';
 import { findBlockedWord } from '../moderation/blocked-words.ts';
 import { roleInRooms } from '../moderation/repo.ts';
 import { findStreamByRoom, type StreamRecord } from '../streams/repo.ts';

@@ -2,7 +2,7 @@ import type { ChatSettings, Moderator } from '@streamshop/contract/moderation.ts
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { chatSettings } from '../../db/schema.ts';
-import { iso } from '../catalog/product-row.ts';
+import { iso } from '../../db/time.ts';
 
 /** What a user is in a seller's rooms. */
 export type RoomRole = 'owner' | 'moderator' | 'viewer';

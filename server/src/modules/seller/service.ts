@@ -1,7 +1,7 @@
 import type { Analytics, Order } from '@streamshop/contract/catalog.ts';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { iso } from '../catalog/product-row.ts';
+import { iso } from '../../db/time.ts';
 
 /** The caller's own figures as a seller: views of their streams, their sales, their catalogue. */
 export async function sellerAnalytics(db: Db, userId: string): Promise<Analytics> {

@@ -1,7 +1,7 @@
 import type { LiveOffer, RoomProduct, RoomShop } from '@streamshop/contract/shop.ts';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { iso } from '../catalog/product-row.ts';
+import { iso } from '../../db/time.ts';
 
 type Executor = Pick<Db, 'execute'>;
 

@@ -1,9 +1,10 @@
 import type { StorefrontResponse } from '@streamshop/contract/catalog.ts';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { iso } from '../../db/time.ts';
 import { notFound } from '../../platform/errors.ts';
 import { findUserByHandle } from '../auth/repo.ts';
-import { iso, toProduct } from '../catalog/product-row.ts';
+import { toProduct } from '../catalog/product-row.ts';
 import { findProductsOfSeller } from '../catalog/products-repo.ts';
 import { featuredProductCounts } from '../shop/chapters.ts';
 import { listStreamsOfOwner } from '../streams/service.ts';

@@ -1,7 +1,7 @@
 import type { Stream } from '@streamshop/contract/catalog.ts';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { iso } from '../catalog/product-row.ts';
+import { iso } from '../../db/time.ts';
 import { STREAM_COLUMNS, type StreamRecord } from './repo.ts';
 
 export function toStream(row: StreamRecord): Stream {
