@@ -6,6 +6,8 @@ import { startEmbeddedPostgres } from './embedded.ts';
 import * as schema from './schema.ts';
 
 export type Db = NodePgDatabase<typeof schema>;
+/** A transaction handle, as `db.transaction` passes it: the same queries as `Db`. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export interface Database {
   db: Db;

@@ -6,6 +6,7 @@ import type { WebSocket } from 'ws';
 import type { Db } from '../../db/client.ts';
 import { iso } from '../../db/time.ts';
 import { sameOrigin } from '../../platform/origin-check.ts';
+import type { RoomHub } from '../../platform/room-hub.ts';
 import type { SessionSockets } from '../../platform/session-sockets.ts';
 import { findBlockedWord } from '../moderation/blocked-words.ts';
 import { roleInRooms } from '../moderation/repo.ts';
@@ -24,7 +25,6 @@ import {
   timeOutUser,
   unbanUser,
 } from './repo.ts';
-import type { RoomHub } from './room-hub.ts';
 
 /** Close codes in the 4000 range are ours: like HTTP 403/404 for a socket. */
 const CLOSE_FORBIDDEN = 4403;

@@ -1,12 +1,10 @@
 import type { PaymentSession } from '@streamshop/contract/payments.ts';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { payments } from '../../db/schema.ts';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.ts';
 import type { PaymentProvider } from '../../platform/payments/provider.ts';
 import { activeOffer } from '../shop/room-shop.ts';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /**
  * The room a checkout is opened from: its stream, whether it is live, and the offer whose price

@@ -1,8 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import type { PaymentEvent } from '../../platform/payments/provider.ts';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export type EventOutcome = 'handled' | 'duplicate';
 

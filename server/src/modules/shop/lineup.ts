@@ -8,13 +8,11 @@ import {
   type StartOfferBody,
 } from '@streamshop/contract/shop.ts';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
-import type { RoomHub } from '../chat/room-hub.ts';
+import type { RoomHub } from '../../platform/room-hub.ts';
 import type { StreamRecord } from '../streams/repo.ts';
 import { loadRoomShop } from './room-shop.ts';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /**
  * Changes to a room's shop. Each runs in a transaction that first locks the stream row, so two

@@ -2,7 +2,7 @@ import type { ChatMessage } from '@streamshop/contract/live.ts';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { iso } from '../../db/time.ts';
-import type { RoomHub } from '../chat/room-hub.ts';
+import type { RoomHub } from '../../platform/room-hub.ts';
 import { OFFER_TAKEN } from './room-shop.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
-import type { RoomHub } from '../chat/room-hub.ts';
+import type { RoomHub } from '../../platform/room-hub.ts';
 import { endExpiredStreams } from './rooms.ts';
 
 /** How often every instance looks for streams past their plan's limit: well inside the ±2 s. */

@@ -5,8 +5,8 @@ import { myStreamStatsSchema, streamStatsSchema } from '@streamshop/contract/str
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
+import type { RoomHub } from '../../platform/room-hub.ts';
 import { SIGNED_IN, signedInUser } from '../../platform/sessions.ts';
-import type { RoomHub } from '../chat/room-hub.ts';
 import { createRoom, endStream, getRoom, startStream } from './rooms.ts';
 import { listLiveStreams, listStreamsOfOwner } from './service.ts';
 import { getStreamStats, listStreamStatsOfOwner } from './stream-stats.ts';

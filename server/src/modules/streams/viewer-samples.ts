@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
-import type { RoomHub } from '../chat/room-hub.ts';
+import type { RoomHub } from '../../platform/room-hub.ts';
 
 /** One viewer sample per stream per this many seconds (the seller's average counts these slots). */
 export const VIEWER_SAMPLE_SEC = 5;

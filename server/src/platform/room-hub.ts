@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerMessage } from '@streamshop/contract/live.ts';
 import type { WebSocket } from 'ws';
-import type { Bus } from '../../platform/bus.ts';
+import type { Bus } from './bus.ts';
 
 const HEARTBEAT_MS = 5000;
 /** An instance whose presence was not heard for this long no longer counts. */
