@@ -32,9 +32,29 @@ export type CreateRoomBody = z.input<typeof createRoomBodySchema>;
 
 export const roomResponseSchema = z.object({ roomName: z.string(), stream: streamSchema });
 
-export const roomNameParamsSchema = z.object({
-  name: z.string().regex(/^[a-z0-9-]{3,80}$/, 'name must be a room name'),
-});
+/** What a room name looks like (the server makes them: a slug of the title and a suffix). */
+export const ROOM_NAME_PATTERN = /^[a-z0-9-]{3,80}$/;
+
+/** A room name in a field called `field`. */
+export const roomNameSchema = (field: string) =>
+  z.string().regex(ROOM_NAME_PATTERN, `${field} must be a room name`);
+
+export const roomNameParamsSchema = z.object({ name: roomNameSchema('name') });
+
+/**
+ * WebSocket close codes the server uses: 1012 is the standard "service restart" (clients come
+ * back at once); 4000–4999 are the application's own, and retrying after them cannot help.
+ */
+export const CloseCode = {
+  serviceRestart: 1012,
+  /** Another connection took over publishing. */
+  replaced: 4000,
+  signedOut: 4001,
+  badData: 4400,
+  forbidden: 4403,
+  notFound: 4404,
+  notLive: 4409,
+} as const;
 
 const chatUsernameSchema = textSchema('username').min(1).max(64);
 

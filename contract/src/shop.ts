@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { roomNameSchema } from './live.ts';
 
 /** Live shopping in a stream's room: the lineup, pinned products, live offers, replay chapters. */
 
@@ -79,10 +80,7 @@ export type StartOfferBody = z.infer<typeof startOfferBodySchema>;
 /** Optional body of POST /api/checkout/:productId when buying from a room or its replay. */
 export const checkoutBodySchema = z
   .object({
-    roomName: z
-      .string()
-      .regex(/^[a-z0-9-]{3,80}$/, 'roomName must be a room name')
-      .optional(),
+    roomName: roomNameSchema('roomName').optional(),
     /** false: the room's purchase line says 'Someone' instead of the buyer's handle. */
     showBuyer: z.boolean({ error: 'showBuyer must be true or false' }).optional(),
   })

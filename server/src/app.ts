@@ -7,6 +7,7 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import type { ErrorBody } from '@streamshop/contract/errors.ts';
+import { CloseCode } from '@streamshop/contract/live.ts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
@@ -85,9 +86,6 @@ export interface AppDeps {
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: { write(line: string): void };
 }
-
-/** WebSocket close code 1012: "service restart", so clients reconnect. */
-const WS_SERVICE_RESTART = 1012;
 
 /** http://shop.example:3000 -> ws://shop.example:3000 (https -> wss). */
 function webSocketOrigin(publicUrl: string): string {
@@ -193,7 +191,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     options: { maxPayload: 64 * 1024 },
     // On shutdown tell every client "service restart" (1012) so it reconnects to another instance.
     preClose(done) {
-      for (const socket of app.websocketServer.clients) socket.close(WS_SERVICE_RESTART, 'Server restarting');
+      for (const socket of app.websocketServer.clients)
+        socket.close(CloseCode.serviceRestart, 'Server restarting');
       app.websocketServer.close(() => done());
     },
   });

@@ -1,8 +1,8 @@
+import { CloseCode } from '@streamshop/contract/live.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectChat } from '../modules/chat/test-client.ts';
 import { buildTestApp, listenOnLoopback, signUp, type TestApp } from '../test/test-app.ts';
 import { redisBus } from './bus.ts';
-import { CLOSE_SIGNED_OUT } from './session-sockets.ts';
 
 /** Long enough that only an announcement (not the recheck) can close a socket within a test. */
 const NO_RECHECK = 3_600_000;
@@ -43,7 +43,7 @@ describe('a signed-in socket ends with its session', () => {
       headers: { cookie: user.cookie },
     });
     expect(logout.statusCode).toBe(200);
-    expect(await socket.closed).toBe(CLOSE_SIGNED_OUT);
+    expect(await socket.closed).toBe(CloseCode.signedOut);
     anonymous.send({ type: 'chat_message', message: 'still here' });
     expect(anonymous.socket.readyState).toBe(anonymous.socket.OPEN);
     anonymous.socket.close();
@@ -56,7 +56,7 @@ describe('a signed-in socket ends with its session', () => {
       url: '/api/logout',
       headers: { cookie: user.cookie, 'sec-fetch-dest': 'document', 'sec-fetch-site': 'same-origin' },
     });
-    expect(await socket.closed).toBe(CLOSE_SIGNED_OUT);
+    expect(await socket.closed).toBe(CloseCode.signedOut);
   });
 
   it('is closed by the recheck when the session is gone without a sign-out (expired, deleted)', async () => {
@@ -69,7 +69,7 @@ describe('a signed-in socket ends with its session', () => {
         `update sessions set expires_at = now() - interval '1 second' where user_id = $1`,
         [user.user.id],
       );
-      expect(await socket.closed).toBe(CLOSE_SIGNED_OUT);
+      expect(await socket.closed).toBe(CloseCode.signedOut);
     } finally {
       await quick.close();
     }
@@ -96,7 +96,7 @@ describe.skipIf(!redisUrl)('two instances through Redis', () => {
       const user = await signUp(first.app);
       const socket = await chatAs(user.cookie, url);
       await first.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie: user.cookie } });
-      expect(await socket.closed).toBe(CLOSE_SIGNED_OUT);
+      expect(await socket.closed).toBe(CloseCode.signedOut);
     } finally {
       for (const instance of instances) await instance.close();
       for (const bus of buses) await bus.close();

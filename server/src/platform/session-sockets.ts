@@ -1,11 +1,10 @@
+import { CloseCode } from '@streamshop/contract/live.ts';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Db } from '../db/client.ts';
 import type { Bus } from './bus.ts';
 
-/** Close code for a socket whose session ended (sign-out, or expired): reconnect as whoever you are now. */
-export const CLOSE_SIGNED_OUT = 4001;
 const CHANNEL = 'sessions:ended';
 /** How often every socket's session is looked up again: the net under a missed announcement. */
 export const SESSION_RECHECK_MS = 30_000;
@@ -85,6 +84,6 @@ export class SessionSockets {
     const sockets = this.#sockets.get(idHash);
     if (!sockets) return;
     this.#sockets.delete(idHash);
-    for (const socket of sockets) socket.close(CLOSE_SIGNED_OUT, 'Signed out');
+    for (const socket of sockets) socket.close(CloseCode.signedOut, 'Signed out');
   }
 }

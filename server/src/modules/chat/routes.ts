@@ -1,6 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { normalizeHandle } from '@streamshop/contract/auth.ts';
-import { CHAT_MAX_LENGTH, clientMessageSchema, type ServerMessage } from '@streamshop/contract/live.ts';
+import {
+  CHAT_MAX_LENGTH,
+  CloseCode,
+  clientMessageSchema,
+  ROOM_NAME_PATTERN,
+  type ServerMessage,
+} from '@streamshop/contract/live.ts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Db } from '../../db/client.ts';
@@ -27,8 +33,6 @@ import {
 } from './repo.ts';
 
 /** Close codes in the 4000 range are ours: like HTTP 403/404 for a socket. */
-const CLOSE_FORBIDDEN = 4403;
-const CLOSE_NOT_FOUND = 4404;
 
 const send = (socket: WebSocket, message: ServerMessage) => {
   if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
@@ -180,18 +184,18 @@ export const chatRoutes: FastifyPluginAsync<{
 
     const origin = request.headers.origin;
     if (origin && !sameOrigin(request, origin, publicOrigin)) {
-      socket.close(CLOSE_FORBIDDEN, 'Cross-site WebSocket refused');
+      socket.close(CloseCode.forbidden, 'Cross-site WebSocket refused');
       return;
     }
     const roomName = (request.query as { room?: unknown }).room;
     ready = (async () => {
       const stream =
-        typeof roomName === 'string' && /^[a-z0-9-]{3,80}$/.test(roomName)
+        typeof roomName === 'string' && ROOM_NAME_PATTERN.test(roomName)
           ? await findStreamByRoom(db, roomName)
           : undefined;
       if (!stream) {
         refuse(socket, 'NOT_FOUND', 'Invalid room URL');
-        socket.close(CLOSE_NOT_FOUND, 'No such room');
+        socket.close(CloseCode.notFound, 'No such room');
         return undefined;
       }
       // A signed-in socket posts as its user only while the session lasts.

@@ -1,4 +1,4 @@
-import { MEDIA_MIME_TYPES } from '@streamshop/contract/live.ts';
+import { CloseCode, MEDIA_MIME_TYPES, ROOM_NAME_PATTERN } from '@streamshop/contract/live.ts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Db } from '../../db/client.ts';
@@ -7,12 +7,6 @@ import type { SessionSockets } from '../../platform/session-sockets.ts';
 import { findStreamByRoom } from '../streams/repo.ts';
 import type { MediaService } from './service.ts';
 import { WebmError } from './webm.ts';
-
-const CLOSE_BAD_DATA = 4400;
-const CLOSE_FORBIDDEN = 4403;
-const CLOSE_NOT_FOUND = 4404;
-const CLOSE_NOT_LIVE = 4409;
-const CLOSE_REPLACED = 4000;
 
 const queryOf = (request: FastifyRequest) => request.query as Record<string, unknown>;
 
@@ -32,7 +26,7 @@ export const mediaRoutes: FastifyPluginAsync<{
 
   async function liveStream(request: FastifyRequest) {
     const room = queryOf(request).room;
-    if (typeof room !== 'string' || !/^[a-z0-9-]{3,80}$/.test(room)) return undefined;
+    if (typeof room !== 'string' || !ROOM_NAME_PATTERN.test(room)) return undefined;
     return findStreamByRoom(db, room);
   }
 
@@ -48,13 +42,14 @@ export const mediaRoutes: FastifyPluginAsync<{
     });
 
     void (async () => {
-      if (crossSite(request)) return socket.close(CLOSE_FORBIDDEN, 'Cross-site WebSocket refused');
+      if (crossSite(request)) return socket.close(CloseCode.forbidden, 'Cross-site WebSocket refused');
       const stream = await liveStream(request);
-      if (!stream) return socket.close(CLOSE_NOT_FOUND, 'No such room');
+      if (!stream) return socket.close(CloseCode.notFound, 'No such room');
       if (!request.user || request.user.id !== stream.owner_id) {
-        return socket.close(CLOSE_FORBIDDEN, 'Only the stream’s owner can publish');
+        return socket.close(CloseCode.forbidden, 'Only the stream’s owner can publish');
       }
-      if (!stream.is_active || stream.ended_at) return socket.close(CLOSE_NOT_LIVE, 'The stream is not live');
+      if (!stream.is_active || stream.ended_at)
+        return socket.close(CloseCode.notLive, 'The stream is not live');
       // Publishing stops when the owner signs out.
       sessionSockets.track(request.sessionIdHash, socket);
       const requested = queryOf(request).mimeType;
@@ -63,7 +58,7 @@ export const mediaRoutes: FastifyPluginAsync<{
         : MEDIA_MIME_TYPES[0];
 
       const previous = publishers.get(stream.room_name);
-      previous?.close(CLOSE_REPLACED, 'Another connection took over publishing');
+      previous?.close(CloseCode.replaced, 'Another connection took over publishing');
       publishers.set(stream.room_name, socket);
       await media.startPublishing(stream.room_name, mimeType);
 
@@ -72,7 +67,7 @@ export const mediaRoutes: FastifyPluginAsync<{
           media.pushFromPublisher(stream.room_name, chunk);
         } catch (error) {
           if (!(error instanceof WebmError)) throw error;
-          socket.close(CLOSE_BAD_DATA, 'Not a WebM stream');
+          socket.close(CloseCode.badData, 'Not a WebM stream');
         }
       };
       for (const chunk of chunks.splice(0)) accept(chunk);
@@ -91,9 +86,9 @@ export const mediaRoutes: FastifyPluginAsync<{
   /** A viewer's video: init segment, then media from the latest keyframe on. */
   app.get('/ws/media', { websocket: true }, (socket, request) => {
     void (async () => {
-      if (crossSite(request)) return socket.close(CLOSE_FORBIDDEN, 'Cross-site WebSocket refused');
+      if (crossSite(request)) return socket.close(CloseCode.forbidden, 'Cross-site WebSocket refused');
       const stream = await liveStream(request);
-      if (!stream) return socket.close(CLOSE_NOT_FOUND, 'No such room');
+      if (!stream) return socket.close(CloseCode.notFound, 'No such room');
       if (stream.ended_at) {
         socket.send(JSON.stringify({ type: 'stream_ended' }));
         return socket.close(1000, 'The stream has ended');
