@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { streamSchema } from './catalog.ts';
 import { TIMEOUT_MAX_SEC, TIMEOUT_MIN_SEC } from './moderation.ts';
+import { roomNameSchema } from './room-name.ts';
 import type { ShopEvent } from './shop.ts';
 import { textSchema } from './text.ts';
 
@@ -31,13 +32,6 @@ export const createRoomBodySchema = z.object({
 export type CreateRoomBody = z.input<typeof createRoomBodySchema>;
 
 export const roomResponseSchema = z.object({ roomName: z.string(), stream: streamSchema });
-
-/** What a room name looks like (the server makes them: a slug of the title and a suffix). */
-export const ROOM_NAME_PATTERN = /^[a-z0-9-]{3,80}$/;
-
-/** A room name in a field called `field`. */
-export const roomNameSchema = (field: string) =>
-  z.string().regex(ROOM_NAME_PATTERN, `${field} must be a room name`);
 
 export const roomNameParamsSchema = z.object({ name: roomNameSchema('name') });
 

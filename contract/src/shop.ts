@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { roomNameSchema } from './live.ts';
+import { roomNameSchema } from './room-name.ts';
 
 /** Live shopping in a stream's room: the lineup, pinned products, live offers, replay chapters. */
 

@@ -15,6 +15,9 @@ export type SignupInput = z.output<typeof signupBodySchema>;
 export type SigninInput = z.output<typeof signinBodySchema>;
 export type { SigninBody, SignupBody };
 
+/** For other modules: an account by its handle (a storefront's owner). */
+export { findUserByHandle };
+
 /**
  * Failed sign-ins allowed per window: per handle from one client address, and per address over
  * all handles. Only failures count and the handle's limit is per address, so nobody can lock an

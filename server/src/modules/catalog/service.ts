@@ -175,6 +175,6 @@ export async function getProduct(db: Db, id: string): Promise<Product> {
   return toProduct(row);
 }
 
-export async function listSellerProducts(db: Db, sellerId: string): Promise<Product[]> {
-  return (await findProductsOfSeller(db, sellerId)).map(toProduct);
+export async function listSellerProducts(db: Db, sellerId: string, limit?: number): Promise<Product[]> {
+  return (await findProductsOfSeller(db, sellerId, limit)).map(toProduct);
 }

@@ -3,8 +3,8 @@ import { chatReplaySchema, roomNameParamsSchema } from '@streamshop/contract/liv
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { notFound } from '../../platform/errors.ts';
-import { findStreamByRoom } from '../streams/repo.ts';
-import { replayMessages } from './repo.ts';
+import { findStreamByRoom } from '../streams/service.ts';
+import { replayMessages } from './service.ts';
 
 /** The chat of a stream, timed to its replay, for anyone who may watch the replay. */
 export const chatReplayRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {

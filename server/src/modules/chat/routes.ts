@@ -4,9 +4,9 @@ import {
   CHAT_MAX_LENGTH,
   CloseCode,
   clientMessageSchema,
-  ROOM_NAME_PATTERN,
   type ServerMessage,
 } from '@streamshop/contract/live.ts';
+import { ROOM_NAME_PATTERN } from '@streamshop/contract/room-name.ts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Db } from '../../db/client.ts';
@@ -14,9 +14,8 @@ import { iso } from '../../db/time.ts';
 import { sameOrigin } from '../../platform/origin-check.ts';
 import type { RoomHub } from '../../platform/room-hub.ts';
 import type { SessionSockets } from '../../platform/session-sockets.ts';
-import { findBlockedWord } from '../moderation/blocked-words.ts';
-import { roleInRooms } from '../moderation/repo.ts';
-import { findStreamByRoom, type StreamRecord } from '../streams/repo.ts';
+import { findBlockedWord, roleInRooms } from '../moderation/service.ts';
+import { findStreamByRoom, type StreamRecord } from '../streams/service.ts';
 import { mutedMessage } from './muted-message.ts';
 import type { ChatRateLimiter } from './rate-limit.ts';
 import {
@@ -30,9 +29,7 @@ import {
   senderStanding,
   timeOutUser,
   unbanUser,
-} from './repo.ts';
-
-/** Close codes in the 4000 range are ours: like HTTP 403/404 for a socket. */
+} from './service.ts';
 
 const send = (socket: WebSocket, message: ServerMessage) => {
   if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));

@@ -11,6 +11,8 @@ import {
   stockOf,
 } from '../../test/payments.ts';
 import { buildTestApp, signUp, type TestApp, unlimited } from '../../test/test-app.ts';
+import { releaseExpiredHolds } from './payment-jobs.ts';
+import { WEBHOOK_PATH } from './routes.ts';
 import {
   ACCOUNT_HOLDS_MESSAGE,
   ADDRESS_HOLDS_MESSAGE,
@@ -19,9 +21,7 @@ import {
   MAX_HOLDS_PER_ACCOUNT,
   MAX_HOLDS_PER_ADDRESS,
   SOLD_OUT_MESSAGE,
-} from './checkout.ts';
-import { releaseExpiredHolds } from './payment-jobs.ts';
-import { WEBHOOK_PATH } from './routes.ts';
+} from './service.ts';
 
 let t: TestApp;
 let seller: Awaited<ReturnType<typeof signUp>>;

@@ -18,9 +18,9 @@ import { AppError } from '../../platform/errors.ts';
 import type { LocalProvider } from '../../platform/payments/local.ts';
 import { type PaymentProvider, WebhookSignatureError } from '../../platform/payments/provider.ts';
 import { SIGNED_IN, signedInUser } from '../../platform/sessions.ts';
-import { openCheckout } from './checkout.ts';
 import { applyPaymentEvent } from './payment-events.ts';
 import { completeRefunds } from './payment-jobs.ts';
+import { openCheckout } from './service.ts';
 import { cancelSubscription, openSubscription, subscriptionOf } from './subscriptions.ts';
 
 export const WEBHOOK_PATH = '/api/webhooks/payments';

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.ts';
 import { subscriptions, users } from '../../db/schema.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
 import type { PaymentProvider } from '../../platform/payments/provider.ts';
-import { providerUnavailable } from './checkout.ts';
+import { providerUnavailable } from './service.ts';
 
 export const ALREADY_PRO_MESSAGE = 'Already Pro';
 

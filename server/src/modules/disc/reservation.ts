@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { discPreorders, payments } from '../../db/schema.ts';
 import type { PaymentProvider } from '../../platform/payments/provider.ts';
-import { providerUnavailable } from '../checkout/checkout.ts';
+import { providerUnavailable } from '../checkout/service.ts';
 
 export type DiscReservationInput = z.output<typeof discPreorderBodySchema>;
 

@@ -1,10 +1,11 @@
-import { CloseCode, MEDIA_MIME_TYPES, ROOM_NAME_PATTERN } from '@streamshop/contract/live.ts';
+import { CloseCode, MEDIA_MIME_TYPES } from '@streamshop/contract/live.ts';
+import { ROOM_NAME_PATTERN } from '@streamshop/contract/room-name.ts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Db } from '../../db/client.ts';
 import { sameOrigin } from '../../platform/origin-check.ts';
 import type { SessionSockets } from '../../platform/session-sockets.ts';
-import { findStreamByRoom } from '../streams/repo.ts';
+import { findStreamByRoom } from '../streams/service.ts';
 import type { MediaService } from './service.ts';
 import { WebmError } from './webm.ts';
 

@@ -1,8 +1,8 @@
 import type { ChatSettings, Moderator, RoomRole } from '@streamshop/contract/moderation.ts';
 import type { Db } from '../../db/client.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
-import { unbanUser } from '../chat/repo.ts';
-import { findStreamByRoom } from '../streams/repo.ts';
+import { unbanUser } from '../chat/service.ts';
+import { findStreamByRoom } from '../streams/service.ts';
 import {
   deleteModerator,
   findChatSettings,
@@ -12,6 +12,10 @@ import {
   roleInRooms,
   upsertChatSettings,
 } from './repo.ts';
+
+/** What chat uses: the blocked-word check and every user's role in the rooms. */
+export { findBlockedWord } from './blocked-words.ts';
+export { roleInRooms } from './repo.ts';
 
 export function moderatorsOf(db: Db, ownerId: string): Promise<Moderator[]> {
   return listModerators(db, ownerId);

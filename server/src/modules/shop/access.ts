@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { forbidden, notFound, unauthorized } from '../../platform/errors.ts';
-import { findStreamByRoom, type StreamRecord } from '../streams/repo.ts';
+import { findStreamByRoom, type StreamRecord } from '../streams/service.ts';
 
 /** Whether the user runs this seller's rooms: the seller, or a moderator the seller appointed. */
 export async function canRunRoom(db: Db, ownerId: string, userId: string | undefined): Promise<boolean> {

@@ -11,7 +11,7 @@ import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import type { RoomHub } from '../../platform/room-hub.ts';
-import type { StreamRecord } from '../streams/repo.ts';
+import type { StreamRecord } from '../streams/service.ts';
 import { loadRoomShop } from './room-shop.ts';
 
 /**

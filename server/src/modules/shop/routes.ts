@@ -13,7 +13,7 @@ import type { Db } from '../../db/client.ts';
 import { notFound } from '../../platform/errors.ts';
 import type { RoomHub } from '../../platform/room-hub.ts';
 import { SIGNED_IN } from '../../platform/sessions.ts';
-import { findStreamByRoom } from '../streams/repo.ts';
+import { findStreamByRoom } from '../streams/service.ts';
 import { roomOwnedBy, roomRunBy } from './access.ts';
 import { replayChapters } from './chapters.ts';
 import { addToLineup, endOffer, pin, removeFromLineup, startOffer, unpin } from './lineup.ts';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { listProduct, payWithCard, signUpMany, stockOf } from '../../test/payments.ts';
 import { buildTestApp, listenOnLoopback, signUp, type TestApp } from '../../test/test-app.ts';
-import { CHECKOUT_RESERVATION_SECONDS, OFFER_RESERVATION_SECONDS } from '../checkout/checkout.ts';
+import { CHECKOUT_RESERVATION_SECONDS, OFFER_RESERVATION_SECONDS } from '../checkout/service.ts';
 
 let t: TestApp;
 let base: string;

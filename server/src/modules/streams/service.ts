@@ -4,6 +4,9 @@ import type { Db } from '../../db/client.ts';
 import { iso } from '../../db/time.ts';
 import { STREAM_COLUMNS, type StreamRecord } from './repo.ts';
 
+/** What other modules may use of the stream records. */
+export { findStreamByRoom, type StreamRecord } from './repo.ts';
+
 export function toStream(row: StreamRecord): Stream {
   return {
     id: row.id,

@@ -4,7 +4,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { payments } from '../../db/schema.ts';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.ts';
 import type { PaymentProvider } from '../../platform/payments/provider.ts';
-import { activeOffer } from '../shop/room-shop.ts';
+import { activeOffer } from '../shop/service.ts';
 
 /**
  * The room a checkout is opened from: its stream, whether it is live, and the offer whose price
