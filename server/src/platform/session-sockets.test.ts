@@ -1,6 +1,6 @@
 import { CloseCode } from '@streamshop/contract/live.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectChat } from '../modules/chat/test-client.ts';
+import { connectChat } from '../test/chat-client.ts';
 import { buildTestApp, listenOnLoopback, signUp, type TestApp } from '../test/test-app.ts';
 import { redisBus } from './bus.ts';
 

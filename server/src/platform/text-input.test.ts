@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChatClient, connectChat } from '../modules/chat/test-client.ts';
+import { type ChatClient, connectChat } from '../test/chat-client.ts';
 import { ensureCategory } from '../test/payments.ts';
 import {
   buildTestApp,

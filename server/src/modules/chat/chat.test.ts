@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { redisBus } from '../../platform/bus.ts';
+import { connectChat } from '../../test/chat-client.ts';
 import { buildTestApp, listenOnLoopback, signUp, type TestApp } from '../../test/test-app.ts';
-import { connectChat } from './test-client.ts';
 
 let t: TestApp;
 let base: string;

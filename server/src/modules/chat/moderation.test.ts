@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ChatClient, connectChat } from '../../test/chat-client.ts';
 import { buildTestApp, listenOnLoopback, signUp, type TestApp, unlimited } from '../../test/test-app.ts';
-import { type ChatClient, connectChat } from './test-client.ts';
 
 type Account = Awaited<ReturnType<typeof signUp>>;
 

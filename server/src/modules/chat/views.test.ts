@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { connectChat } from '../../test/chat-client.ts';
 import { buildTestApp, listenOnLoopback, signUp, type TestApp } from '../../test/test-app.ts';
-import { connectChat } from './test-client.ts';
 
 const LIMIT = 6;
 let t: TestApp;
