@@ -18,6 +18,8 @@ export default defineConfig({
   test: {
     projects: [
       { test: { name: 'contract', root: 'contract', include: ['src/**/*.test.ts'] } },
+      // The repository's own tooling: the import rules `npm run lint` enforces.
+      { test: { name: 'tooling', root: '.', include: ['scripts/**/*.test.ts'] } },
       // The server suite runs on embedded PGlite, and again on PostgreSQL when one is given.
       serverProject('server', { TEST_DATABASE_URL: '' }),
       ...(process.env.TEST_DATABASE_URL

@@ -1,0 +1,71 @@
+/**
+ * Import boundaries, checked by `npm run lint` (docs/architecture.md, "Boundaries").
+ * A rule's `from.path` captures the module or feature; `$1` in `to` refers to it.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'server-module-internals',
+      severity: 'error',
+      comment:
+        "A server module uses another module only through that module's entry file (service.ts); " +
+        'shared pieces belong in platform/ or db/.',
+      from: { path: '^server/src/modules/([^/]+)/' },
+      to: {
+        path: '^server/src/modules/',
+        pathNot: ['^server/src/modules/$1/', '^server/src/modules/[^/]+/service[.]ts$'],
+      },
+    },
+    {
+      name: 'routes-through-services',
+      severity: 'error',
+      comment: 'Route files call services; services call repos.',
+      from: { path: 'routes[.]ts$' },
+      to: { path: 'repo[.]ts$' },
+    },
+    {
+      name: 'platform-below-modules',
+      severity: 'error',
+      comment:
+        'platform/ and db/ are shared by every module and know none of them (their tests may run ' +
+        'the whole app, and command-line entry points compose modules as main.ts does).',
+      from: { path: '^server/src/(platform|db)/', pathNot: '([.]test|-cli)[.]ts$' },
+      to: { path: '^server/src/modules/' },
+    },
+    {
+      name: 'contract-stands-alone',
+      severity: 'error',
+      comment: 'The contract is shared by server and web and imports neither.',
+      from: { path: '^contract/' },
+      to: { path: '^(server|web)/' },
+    },
+    {
+      name: 'web-feature-internals',
+      severity: 'error',
+      comment:
+        'A web feature never imports another feature: shared hooks and widgets live in lib/ and ' +
+        'components/, and the app layer (app/) composes features.',
+      from: { path: '^web/src/features/([^/]+)/' },
+      to: { path: '^web/src/features/', pathNot: '^web/src/features/$1/' },
+    },
+    {
+      name: 'web-shared-below-features',
+      severity: 'error',
+      comment: 'lib/ and components/ are used by features and know none of them.',
+      from: { path: '^web/src/(lib|components)/' },
+      to: { path: '^web/src/(features|app)/' },
+    },
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'Files that import each other, directly or through others.',
+      from: { path: '^(server|web|contract)/src/' },
+      to: { circular: true, dependencyTypesNot: ['type-only'] },
+    },
+  ],
+  options: {
+    includeOnly: '^(server|web|contract)/src/',
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] },
+  },
+};
