@@ -15,25 +15,26 @@ import { AppError, badRequest } from '../../platform/errors.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
 import {
   describePendingLink,
+  linkPendingIdentity,
+  linkWithPassword,
+  resolveOidcUser,
+} from './oidc-accounts.ts';
+import { OidcClients, PROVIDER_LABELS } from './oidc-clients.ts';
+import {
   FLOW_TTL_SEC,
   flowCookieKey,
   LINK_TTL_SEC,
   linkCookieKey,
-  linkPendingIdentity,
-  linkWithPassword,
-  OidcClients,
-  OidcFlowError,
   openFlow,
   openLink,
   type PendingLink,
-  PROVIDER_LABELS,
-  resolveOidcUser,
   sealFlow,
   sealLink,
-} from './oidc.ts';
+} from './oidc-cookies.ts';
+import { OidcFlowError } from './oidc-flow-error.ts';
 import { toUser } from './user.ts';
 
-/** The pending link's cookie (see oidc.ts, "The link cookie"). */
+/** The pending link's cookie (see oidc-cookies.ts, "The link cookie"). */
 export const LINK_COOKIE = 'oidc_link';
 
 /**

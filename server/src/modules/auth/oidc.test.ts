@@ -5,23 +5,21 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userIdentities, users } from '../../db/schema.ts';
 import { buildTestApp, sessionCookie, signUp, type TestApp } from '../../test/test-app.ts';
+import { deriveNames, handleBase, LINK_LIMITS } from './oidc-accounts.ts';
+import { OidcClients } from './oidc-clients.ts';
 import {
-  deriveNames,
   FLOW_TTL_SEC,
   flowCookieKey,
-  handleBase,
-  LINK_LIMITS,
   LINK_TTL_SEC,
   linkCookieKey,
-  OidcClients,
-  OidcFlowError,
   openFlow,
   openLink,
   type PendingFlow,
   type PendingLink,
   sealFlow,
   sealLink,
-} from './oidc.ts';
+} from './oidc-cookies.ts';
+import { OidcFlowError } from './oidc-flow-error.ts';
 
 /**
  * Drives the whole sign-in over real HTTP against a real OpenID Connect provider (oidc-provider,
