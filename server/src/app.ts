@@ -6,7 +6,6 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
-import type { ErrorBody } from '@streamshop/contract/errors.ts';
 import { CloseCode } from '@streamshop/contract/live.ts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -38,7 +37,7 @@ import { startAutoEnd } from './modules/streams/auto-end.ts';
 import { streamRoutes } from './modules/streams/routes.ts';
 import { startViewerSampling } from './modules/streams/viewer-samples.ts';
 import { type Bus, memoryBus, redisBus } from './platform/bus.ts';
-import { errorsPlugin } from './platform/errors.ts';
+import { errorsPlugin, notFound } from './platform/errors.ts';
 import { originCheckPlugin } from './platform/origin-check.ts';
 import { createPaymentProvider } from './platform/payments/create-provider.ts';
 import type { LocalProvider } from './platform/payments/local.ts';
@@ -327,9 +326,6 @@ async function registerStatic(app: FastifyInstance, config: Config, webDist: str
         acceptEncoding: request.headers['accept-encoding'],
       });
     }
-    return reply.status(404).send({
-      message: `No such endpoint: ${request.method} ${pathname}`,
-      code: 'NOT_FOUND',
-    } satisfies ErrorBody);
+    throw notFound(`No such endpoint: ${request.method} ${pathname}`);
   });
 }

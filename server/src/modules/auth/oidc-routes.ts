@@ -5,7 +5,7 @@ import {
   pendingAccountLinkSchema,
 } from '@streamshop/contract/account-link.ts';
 import { OIDC_PROVIDERS, type OidcProvider, userSchema } from '@streamshop/contract/auth.ts';
-import { type ErrorBody, errorBodySchema } from '@streamshop/contract/errors.ts';
+import { errorBodySchema } from '@streamshop/contract/errors.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -235,12 +235,11 @@ function logFailure(request: FastifyRequest, provider: OidcProvider, error: unkn
 
 function notConfigured(request: FastifyRequest, reply: FastifyReply, provider: OidcProvider) {
   const message = `Sign-in with ${PROVIDER_LABELS[provider]} is not configured on this server.`;
-  reply.status(501);
   if (request.headers.accept?.includes('text/html')) {
     // A browser navigated here from the sign-in page: a plain page, no scripts, no style sheet.
-    return reply.type('text/html; charset=utf-8').send(notConfiguredPage(message));
+    return reply.status(501).type('text/html; charset=utf-8').send(notConfiguredPage(message));
   }
-  return reply.send({ message, code: 'NOT_CONFIGURED' } satisfies ErrorBody);
+  throw new AppError(501, 'NOT_CONFIGURED', message);
 }
 
 function notConfiguredPage(message: string): string {
