@@ -1,10 +1,21 @@
 import type { PaymentSession } from '@streamshop/contract/payments.ts';
-import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { payments } from '../../db/schema.ts';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.ts';
 import type { PaymentProvider } from '../../platform/payments/provider.ts';
 import { activeOffer } from '../shop/service.ts';
+import {
+  attachProviderSession,
+  expirePayment,
+  failPayment,
+  type HoldOwner,
+  insertHold,
+  liveHoldsOf,
+  lockHoldOwners,
+  lockProduct,
+  openHoldsOf,
+  retargetHold,
+  streamOfRoom,
+} from './repo.ts';
 
 /**
  * The room a checkout is opened from: its stream, whether it is live, and the offer whose price
@@ -20,10 +31,7 @@ async function roomOf(
 ) {
   const none = { streamId: null, live: false, offer: null };
   if (!roomName) return none;
-  const found = await tx.execute<{ id: string; owner_id: string; is_active: boolean; ended_at: unknown }>(
-    sql`select id, owner_id, is_active, ended_at from streams where room_name = ${roomName}`,
-  );
-  const stream = found.rows[0];
+  const stream = await streamOfRoom(tx, roomName);
   if (!stream) throw notFound('Stream not found');
   if (stream.owner_id !== sellerId) {
     throw badRequest('This product is not sold in that room.', { roomName: 'belongs to another seller' });
@@ -92,32 +100,31 @@ export interface CheckoutContext {
  * address on PostgreSQL (other products' rows are not locked by this transaction).
  */
 async function assertHoldsAllowed(tx: Tx, buyerId: string, clientAddress: string | undefined) {
-  const limits = [
-    { column: sql`user_id`, value: buyerId, max: MAX_HOLDS_PER_ACCOUNT, message: ACCOUNT_HOLDS_MESSAGE },
+  const limits: Array<{ owner: HoldOwner; max: number; message: string }> = [
+    {
+      owner: { column: 'user_id', value: buyerId },
+      max: MAX_HOLDS_PER_ACCOUNT,
+      message: ACCOUNT_HOLDS_MESSAGE,
+    },
     ...(clientAddress
       ? [
           {
-            column: sql`client_address`,
-            value: clientAddress,
+            owner: { column: 'client_address', value: clientAddress } as const,
             max: MAX_HOLDS_PER_ADDRESS,
             message: ADDRESS_HOLDS_MESSAGE,
           },
         ]
       : []),
   ];
+  await lockHoldOwners(
+    tx,
+    limits.map((limit) => limit.owner),
+  );
   for (const limit of limits) {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`checkout-holds:${limit.value}`}))`);
-  }
-  for (const limit of limits) {
-    const open = await tx.execute<{ n: number | string; wait: number | string | null }>(sql`
-      select count(*) as n, ceil(extract(epoch from min(reserved_until) - now())) as wait
-      from payments
-      where ${limit.column} = ${limit.value} and kind = 'checkout' and status = 'pending'
-        and reserved_until > now()`);
-    const { n = 0, wait = null } = open.rows[0] ?? {};
-    if (Number(n) >= limit.max) {
+    const open = await openHoldsOf(tx, limit.owner);
+    if (open.count >= limit.max) {
       throw new AppError(429, 'RATE_LIMITED', limit.message, undefined, {
-        'retry-after': String(Math.max(1, Number(wait ?? 1))),
+        'retry-after': String(Math.max(1, open.wait ?? 1)),
       });
     }
   }
@@ -135,31 +142,18 @@ export async function openCheckout(
   context: CheckoutContext = {},
 ): Promise<PaymentSession> {
   const reservation = await db.transaction(async (tx): Promise<Reservation> => {
-    const found = await tx.execute<{ seller_id: string; price_cents: number; stock: number; title: string }>(
-      sql`select seller_id, price_cents, stock, title from products where id = ${productId} for update`,
-    );
-    const product = found.rows[0];
+    const product = await lockProduct(tx, productId);
     if (!product) throw notFound('Product not found');
     if (product.seller_id === buyerId) throw badRequest('You cannot buy your own product.');
     if (product.price_cents <= 0) throw badRequest('This product has no price to pay.');
     const room = await roomOf(tx, context.roomName, product.seller_id, productId, buyerId);
 
-    const held = await tx.execute<{
-      id: string;
-      user_id: string;
-      client_secret: string | null;
-      amount_cents: number;
-      reserved_until: Date | string;
-      offer_id: string | null;
-      provider_ref: string | null;
-    }>(sql`
-      select id, user_id, client_secret, amount_cents, reserved_until, offer_id, provider_ref from payments
-      where product_id = ${productId} and kind = 'checkout' and status = 'pending' and reserved_until > now()`);
-    let mine = held.rows.find((row) => row.user_id === buyerId);
+    const held = await liveHoldsOf(tx, productId);
+    let mine = held.find((row) => row.user_id === buyerId);
     let replaced: string | null = null;
     if (mine && (mine.offer_id ?? null) !== (room.offer?.id ?? null) && mine.client_secret) {
       // The price changed since this buyer's session opened (an offer started or ended): start over.
-      await tx.execute(sql`update payments set status = 'expired', updated_at = now() where id = ${mine.id}`);
+      await expirePayment(tx, mine.id);
       replaced = mine.provider_ref;
       mine = undefined;
     }
@@ -168,10 +162,11 @@ export async function openCheckout(
         throw conflict('CONFLICT', 'Your payment is still being set up. Try again in a moment.');
       }
       // Same price, but where it is opened from and the name choice follow the latest request.
-      await tx.execute(sql`
-        update payments set stream_id = ${room.streamId}, during_live = ${room.live},
-          show_buyer = ${context.showBuyer ?? true}, updated_at = now()
-        where id = ${mine.id}`);
+      await retargetHold(tx, mine.id, {
+        streamId: room.streamId,
+        live: room.live,
+        showBuyer: context.showBuyer ?? true,
+      });
       return {
         kind: 'existing',
         clientSecret: mine.client_secret,
@@ -179,30 +174,25 @@ export async function openCheckout(
         reservedUntil: new Date(mine.reserved_until),
       };
     }
-    const others = held.rows.filter((row) => row.user_id !== buyerId).length;
+    const others = held.filter((row) => row.user_id !== buyerId).length;
     if (product.stock <= 0) throw conflict('CONFLICT', SOLD_OUT_MESSAGE);
     if (others >= product.stock) throw conflict('CONFLICT', ALL_RESERVED_MESSAGE);
     await assertHoldsAllowed(tx, buyerId, context.clientAddress);
 
     const amountCents = room.offer?.priceCents ?? product.price_cents;
     const holdSeconds = room.offer ? OFFER_RESERVATION_SECONDS : CHECKOUT_RESERVATION_SECONDS;
-    const [payment] = await tx
-      .insert(payments)
-      .values({
-        userId: buyerId,
-        kind: 'checkout',
-        provider: provider.name,
-        productId,
-        amountCents,
-        reservedUntil: sql`now() + make_interval(secs => ${holdSeconds})`,
-        streamId: room.streamId,
-        offerId: room.offer?.id ?? null,
-        clientAddress: context.clientAddress ?? null,
-        showBuyer: context.showBuyer ?? true,
-        duringLive: room.live,
-      })
-      .returning({ id: payments.id, reservedUntil: payments.reservedUntil });
-    if (!payment?.reservedUntil) throw new Error('the payment row was not written');
+    const payment = await insertHold(tx, {
+      buyerId,
+      provider: provider.name,
+      productId,
+      amountCents,
+      holdSeconds,
+      streamId: room.streamId,
+      offerId: room.offer?.id ?? null,
+      clientAddress: context.clientAddress ?? null,
+      showBuyer: context.showBuyer ?? true,
+      live: room.live,
+    });
     return {
       kind: 'new',
       paymentId: payment.id,
@@ -233,16 +223,10 @@ export async function openCheckout(
       description: reservation.title,
     });
   } catch (error) {
-    await db
-      .update(payments)
-      .set({ status: 'failed', lastError: String(error), updatedAt: new Date() })
-      .where(eq(payments.id, reservation.paymentId));
+    await failPayment(db, reservation.paymentId, String(error));
     throw providerUnavailable(error);
   }
-  await db
-    .update(payments)
-    .set({ providerRef: session.ref, clientSecret: session.clientSecret, updatedAt: new Date() })
-    .where(and(eq(payments.id, reservation.paymentId), eq(payments.status, 'pending')));
+  await attachProviderSession(db, reservation.paymentId, session);
   return {
     clientSecret: session.clientSecret,
     amountCents: reservation.amountCents,

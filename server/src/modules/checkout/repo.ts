@@ -1,0 +1,136 @@
+import { sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+
+/** Checkout's queries: products locked for a hold, the holds themselves (pending checkout payments). */
+
+export type RoomStreamRow = {
+  id: string;
+  owner_id: string;
+  is_active: boolean;
+  ended_at: unknown;
+};
+
+export async function streamOfRoom(tx: Tx, roomName: string): Promise<RoomStreamRow | undefined> {
+  const found = await tx.execute<RoomStreamRow>(
+    sql`select id, owner_id, is_active, ended_at from streams where room_name = ${roomName}`,
+  );
+  return found.rows[0];
+}
+
+export type LockedProduct = {
+  seller_id: string;
+  price_cents: number;
+  stock: number;
+  title: string;
+};
+
+/** The product's row, locked until the transaction ends: holds of one product are counted one at a time. */
+export async function lockProduct(tx: Tx, productId: string): Promise<LockedProduct | undefined> {
+  const found = await tx.execute<LockedProduct>(
+    sql`select seller_id, price_cents, stock, title from products where id = ${productId} for update`,
+  );
+  return found.rows[0];
+}
+
+/** Who a hold limit counts by: the buying account or the client address. */
+export type HoldOwner = { column: 'user_id' | 'client_address'; value: string };
+
+/**
+ * Serialises counting the holds of these owners with other checkouts of the same owners (advisory
+ * locks, taken after the product row; other products' rows are not locked by this transaction).
+ */
+export async function lockHoldOwners(tx: Tx, owners: HoldOwner[]): Promise<void> {
+  for (const owner of owners) {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`checkout-holds:${owner.value}`}))`);
+  }
+}
+
+/** How many holds the owner has open, and the seconds until the oldest lapses. */
+export async function openHoldsOf(tx: Tx, owner: HoldOwner): Promise<{ count: number; wait: number | null }> {
+  const open = await tx.execute<{ n: number | string; wait: number | string | null }>(sql`
+    select count(*) as n, ceil(extract(epoch from min(reserved_until) - now())) as wait
+    from payments
+    where ${sql.identifier(owner.column)} = ${owner.value} and kind = 'checkout' and status = 'pending'
+      and reserved_until > now()`);
+  const row = open.rows[0];
+  return { count: Number(row?.n ?? 0), wait: row?.wait == null ? null : Number(row.wait) };
+}
+
+export type HoldRow = {
+  id: string;
+  user_id: string;
+  client_secret: string | null;
+  amount_cents: number;
+  reserved_until: Date | string;
+  offer_id: string | null;
+  provider_ref: string | null;
+};
+
+/** The product's live holds (pending checkout payments not yet lapsed). */
+export async function liveHoldsOf(tx: Tx, productId: string): Promise<HoldRow[]> {
+  const held = await tx.execute<HoldRow>(sql`
+    select id, user_id, client_secret, amount_cents, reserved_until, offer_id, provider_ref from payments
+    where product_id = ${productId} and kind = 'checkout' and status = 'pending' and reserved_until > now()`);
+  return held.rows;
+}
+
+export async function expirePayment(tx: Tx, paymentId: string): Promise<void> {
+  await tx.execute(sql`update payments set status = 'expired', updated_at = now() where id = ${paymentId}`);
+}
+
+/** Where a hold was (re)opened from, and whether the buyer's handle shows in the room. */
+export async function retargetHold(
+  tx: Tx,
+  paymentId: string,
+  where: { streamId: string | null; live: boolean; showBuyer: boolean },
+): Promise<void> {
+  await tx.execute(sql`
+    update payments set stream_id = ${where.streamId}, during_live = ${where.live},
+      show_buyer = ${where.showBuyer}, updated_at = now()
+    where id = ${paymentId}`);
+}
+
+export interface NewHold {
+  buyerId: string;
+  provider: string;
+  productId: string;
+  amountCents: number;
+  holdSeconds: number;
+  streamId: string | null;
+  offerId: string | null;
+  clientAddress: string | null;
+  showBuyer: boolean;
+  live: boolean;
+}
+
+/** A pending checkout payment holding one unit for `holdSeconds`. */
+export async function insertHold(tx: Tx, hold: NewHold): Promise<{ id: string; reservedUntil: Date }> {
+  const inserted = await tx.execute<{ id: string; reserved_until: Date | string }>(sql`
+    insert into payments (user_id, kind, provider, product_id, amount_cents, reserved_until, stream_id,
+      offer_id, client_address, show_buyer, during_live)
+    values (${hold.buyerId}, 'checkout', ${hold.provider}, ${hold.productId}, ${hold.amountCents},
+      now() + make_interval(secs => ${hold.holdSeconds}), ${hold.streamId}, ${hold.offerId},
+      ${hold.clientAddress}, ${hold.showBuyer}, ${hold.live})
+    returning id, reserved_until`);
+  const row = inserted.rows[0];
+  if (!row) throw new Error('the payment row was not written');
+  return { id: row.id, reservedUntil: new Date(row.reserved_until) };
+}
+
+export async function failPayment(db: Db, paymentId: string, error: string): Promise<void> {
+  await db.execute(
+    sql`update payments set status = 'failed', last_error = ${error}, updated_at = now() where id = ${paymentId}`,
+  );
+}
+
+/** The provider's session for a still-pending payment. */
+export async function attachProviderSession(
+  db: Db,
+  paymentId: string,
+  session: { ref: string; clientSecret: string },
+): Promise<void> {
+  await db.execute(sql`
+    update payments set provider_ref = ${session.ref}, client_secret = ${session.clientSecret},
+      updated_at = now()
+    where id = ${paymentId} and status = 'pending'`);
+}
