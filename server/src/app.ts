@@ -6,7 +6,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
-import { CloseCode } from '@streamshop/contract/live.ts';
+import { CHAT_BURST, CHAT_REFILL_PER_SEC, CloseCode } from '@streamshop/contract/live.ts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
@@ -17,7 +17,6 @@ import { oidcRoutes } from './modules/auth/oidc-routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { imageUploadRoutes } from './modules/catalog/image-upload.ts';
 import { catalogRoutes } from './modules/catalog/routes.ts';
-import { memoryChatRateLimiter, redisChatRateLimiter } from './modules/chat/rate-limit.ts';
 import { chatReplayRoutes } from './modules/chat/replay-routes.ts';
 import { chatRoutes } from './modules/chat/routes.ts';
 import { startPaymentJobs } from './modules/checkout/payment-jobs.ts';
@@ -47,6 +46,10 @@ import { RoomHub } from './platform/room-hub.ts';
 import { SessionSockets } from './platform/session-sockets.ts';
 import { sessionsPlugin } from './platform/sessions.ts';
 import { socketCapPlugin } from './platform/socket-cap.ts';
+import { memoryTokenBuckets, redisTokenBuckets } from './platform/token-bucket.ts';
+
+/** Chat messages per user and room: a burst, then a steady rate (spec constants). */
+const CHAT_BUCKET = { burst: CHAT_BURST, perSecond: CHAT_REFILL_PER_SEC };
 
 export const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -216,7 +219,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     secret: config.sessionSecret,
     hub,
     publicUrl: config.publicUrl,
-    limiter: redis ? redisChatRateLimiter(redis, 'streamshop:') : memoryChatRateLimiter(),
+    limiter: redis
+      ? redisTokenBuckets(redis, 'streamshop:chat:', CHAT_BUCKET)
+      : memoryTokenBuckets(CHAT_BUCKET),
   });
   await app.register(chatReplayRoutes, { db: database.db });
   await app.register(moderationRoutes, { db: database.db });

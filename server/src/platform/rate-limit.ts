@@ -7,8 +7,9 @@ export interface RateLimitResult {
 }
 
 /**
- * Fixed-window counters. In memory for one instance; in Redis when REDIS_URL is set, so limits
- * hold across instances.
+ * Fixed-window counters, for attempts counted per window (sign-ins, sign-ups, form posts); rates
+ * of continuous actions (chat messages) use token-bucket.ts. In memory for one instance; in Redis
+ * when REDIS_URL is set, so limits hold across instances.
  */
 export interface RateLimiter {
   hit(key: string, limit: number, windowSec: number): Promise<RateLimitResult>;

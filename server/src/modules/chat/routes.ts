@@ -14,10 +14,10 @@ import { iso } from '../../db/time.ts';
 import { sameOrigin } from '../../platform/origin-check.ts';
 import type { RoomHub } from '../../platform/room-hub.ts';
 import type { SessionSockets } from '../../platform/session-sockets.ts';
+import type { TokenBuckets } from '../../platform/token-bucket.ts';
 import { findBlockedWord, roleInRooms } from '../moderation/service.ts';
 import { findStreamByRoom, type StreamRecord } from '../streams/service.ts';
 import { mutedMessage } from './muted-message.ts';
-import type { ChatRateLimiter } from './rate-limit.ts';
 import {
   banUser,
   countView,
@@ -44,7 +44,7 @@ export const chatRoutes: FastifyPluginAsync<{
   /** Keys the hash that stands for a signed-out viewer's address (the address is never stored). */
   secret: string;
   sessionSockets: SessionSockets;
-  limiter: ChatRateLimiter;
+  limiter: TokenBuckets;
 }> = async (app, { db, hub, publicUrl, secret, sessionSockets, limiter }) => {
   const viewerKey = (request: FastifyRequest) =>
     request.user

@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { CHAT_BURST } from '@streamshop/contract/live.ts';
+import { CHAT_BURST, CHAT_REFILL_PER_SEC } from '@streamshop/contract/live.ts';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { memoryChatRateLimiter, redisChatRateLimiter } from './rate-limit.ts';
+import { memoryTokenBuckets, redisTokenBuckets } from './token-bucket.ts';
 
-describe('memoryChatRateLimiter', () => {
+const CHAT = { burst: CHAT_BURST, perSecond: CHAT_REFILL_PER_SEC };
+
+describe('memoryTokenBuckets', () => {
   it('allows a burst, then one message per second', async () => {
     let now = 1_000_000;
-    const limiter = memoryChatRateLimiter(() => now);
+    const limiter = memoryTokenBuckets(CHAT, () => now);
     const taken = [];
     for (let i = 0; i < CHAT_BURST + 2; i++) taken.push(await limiter.take('room:user'));
     expect(taken).toEqual([...new Array(CHAT_BURST).fill(true), false, false]);
@@ -19,7 +21,7 @@ describe('memoryChatRateLimiter', () => {
 });
 
 const redisUrl = process.env.TEST_REDIS_URL;
-describe.skipIf(!redisUrl)('redisChatRateLimiter', () => {
+describe.skipIf(!redisUrl)('redisTokenBuckets', () => {
   const clients: Redis[] = [];
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.quit()));
@@ -30,7 +32,7 @@ describe.skipIf(!redisUrl)('redisChatRateLimiter', () => {
     const [a, b] = [0, 1].map(() => {
       const client = new Redis(redisUrl ?? '');
       clients.push(client);
-      return redisChatRateLimiter(client, prefix);
+      return redisTokenBuckets(client, prefix, CHAT);
     });
     if (!a || !b) throw new Error('no limiters');
     const taken = [];

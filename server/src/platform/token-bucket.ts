@@ -1,23 +1,32 @@
-import { CHAT_BURST, CHAT_REFILL_PER_SEC } from '@streamshop/contract/live.ts';
 import type { Redis } from 'ioredis';
 
 /**
- * Token bucket per user and room: a burst of CHAT_BURST, refilled at CHAT_REFILL_PER_SEC. In
- * memory for one instance; in Redis when REDIS_URL is set, so a user is limited once across
- * every instance rather than once per instance.
+ * Token buckets: a burst of `burst` actions, refilled at `perSecond`. For rates of something people
+ * do continuously (chat messages); counted attempts per window (sign-ins, sign-ups, form posts)
+ * use the fixed windows of rate-limit.ts. In memory for one instance; in Redis when REDIS_URL is
+ * set, so an actor is limited once across every instance rather than once per instance.
  */
-export interface ChatRateLimiter {
+export interface TokenBuckets {
+  /** Takes a token from the key's bucket: false when it is empty. */
   take(key: string): Promise<boolean>;
 }
 
-export function memoryChatRateLimiter(now: () => number = Date.now): ChatRateLimiter {
+export interface BucketSize {
+  burst: number;
+  perSecond: number;
+}
+
+export function memoryTokenBuckets(
+  { burst, perSecond }: BucketSize,
+  now: () => number = Date.now,
+): TokenBuckets {
   const buckets = new Map<string, { tokens: number; at: number }>();
-  const idleMs = (CHAT_BURST / CHAT_REFILL_PER_SEC) * 1000;
+  const idleMs = (burst / perSecond) * 1000;
   return {
     async take(key) {
       const t = now();
-      const bucket = buckets.get(key) ?? { tokens: CHAT_BURST, at: t };
-      bucket.tokens = Math.min(CHAT_BURST, bucket.tokens + ((t - bucket.at) / 1000) * CHAT_REFILL_PER_SEC);
+      const bucket = buckets.get(key) ?? { tokens: burst, at: t };
+      bucket.tokens = Math.min(burst, bucket.tokens + ((t - bucket.at) / 1000) * perSecond);
       bucket.at = t;
       if (buckets.size > 50_000) {
         for (const [k, b] of buckets) if (t - b.at > idleMs) buckets.delete(k);
@@ -49,16 +58,15 @@ redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', now)
 redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
 return allowed`;
 
-export function redisChatRateLimiter(redis: Redis, prefix: string): ChatRateLimiter {
+/** `prefix` namespaces the keys (e.g. 'streamshop:chat:'). */
+export function redisTokenBuckets(
+  redis: Redis,
+  prefix: string,
+  { burst, perSecond }: BucketSize,
+): TokenBuckets {
   return {
     async take(key) {
-      const allowed = await redis.eval(
-        TAKE_SCRIPT,
-        1,
-        `${prefix}chat:${key}`,
-        CHAT_BURST,
-        CHAT_REFILL_PER_SEC,
-      );
+      const allowed = await redis.eval(TAKE_SCRIPT, 1, `${prefix}${key}`, burst, perSecond);
       return allowed === 1;
     },
   };
