@@ -46,7 +46,7 @@ import { RoomHub } from './platform/room-hub.ts';
 import { SessionSockets } from './platform/session-sockets.ts';
 import { sessionsPlugin } from './platform/sessions.ts';
 import { socketCapPlugin } from './platform/socket-cap.ts';
-import { memoryTokenBuckets, redisTokenBuckets } from './platform/token-bucket.ts';
+import { memoryTokenBuckets, redisTokenBuckets, type TokenBuckets } from './platform/token-bucket.ts';
 
 /** Chat messages per user and room: a burst, then a steady rate (spec constants). */
 const CHAT_BUCKET = { burst: CHAT_BURST, perSecond: CHAT_REFILL_PER_SEC };
@@ -67,6 +67,8 @@ export interface AppDeps {
   database?: Database;
   redis?: Redis;
   rateLimiter?: RateLimiter;
+  /** Chat's per-user message buckets (default: in Redis when REDIS_URL is set, else in memory). */
+  chatBuckets?: TokenBuckets;
   bus?: Bus;
   /** Run the job that ends streams at their plan's limit (default true). */
   autoEnd?: boolean;
@@ -219,9 +221,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     secret: config.sessionSecret,
     hub,
     publicUrl: config.publicUrl,
-    limiter: redis
-      ? redisTokenBuckets(redis, 'streamshop:chat:', CHAT_BUCKET)
-      : memoryTokenBuckets(CHAT_BUCKET),
+    limiter:
+      deps.chatBuckets ??
+      (redis ? redisTokenBuckets(redis, 'streamshop:chat:', CHAT_BUCKET) : memoryTokenBuckets(CHAT_BUCKET)),
   });
   await app.register(chatReplayRoutes, { db: database.db });
   await app.register(moderationRoutes, { db: database.db });

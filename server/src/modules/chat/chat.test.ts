@@ -1,8 +1,14 @@
+import { CHAT_BURST, CHAT_REFILL_PER_SEC } from '@streamshop/contract/live.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { redisBus } from '../../platform/bus.ts';
+import { memoryTokenBuckets } from '../../platform/token-bucket.ts';
 import { connectChat } from '../../test/chat-client.ts';
+import { movableClock } from '../../test/clock.ts';
 import { buildTestApp, listenOnLoopback, signUp, type TestApp } from '../../test/test-app.ts';
+
+/** Chat's message buckets run on this clock, so a test moves it instead of waiting for a refill. */
+const clock = movableClock();
 
 let t: TestApp;
 let base: string;
@@ -14,7 +20,13 @@ const connect = (roomName: string, cookie?: string, origin?: string, at = base) 
   connectChat(at, roomName, cookie, origin);
 
 beforeAll(async () => {
-  t = await buildTestApp({}, { autoEnd: false });
+  t = await buildTestApp(
+    {},
+    {
+      autoEnd: false,
+      chatBuckets: memoryTokenBuckets({ burst: CHAT_BURST, perSecond: CHAT_REFILL_PER_SEC }, clock.now),
+    },
+  );
   base = await listenOnLoopback(t.app);
   owner = await signUp(t.app);
   viewer = await signUp(t.app);
@@ -123,8 +135,11 @@ describe('chat on /ws?room=', () => {
     guest.send({ type: 'mute_user', username: owner.handle });
     expect((await guest.next('error')).code).toBe('FORBIDDEN');
     host.send({ type: 'mute_user', username: `@${viewer.handle}` });
-    await new Promise((r) => setTimeout(r, 200));
-    await new Promise((r) => setTimeout(r, 1100)); // let the rate limit refill
+    // Every message bucket refills (the host's was used by the tests before).
+    clock.advance(CHAT_BURST * 1000);
+    // The host's frames are handled in order: once the guest sees this one, the mute is in place.
+    host.send({ type: 'chat_message', message: 'muted them' });
+    await guest.next('chat_message', (m) => m.message === 'muted them');
     guest.send({ type: 'chat_message', message: 'am I muted?' });
     expect((await guest.next('error')).code).toBe('MUTED');
     host.socket.close();

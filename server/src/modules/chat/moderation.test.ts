@@ -1,6 +1,12 @@
+import { CHAT_BURST, CHAT_REFILL_PER_SEC } from '@streamshop/contract/live.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryTokenBuckets } from '../../platform/token-bucket.ts';
 import { type ChatClient, connectChat } from '../../test/chat-client.ts';
+import { movableClock } from '../../test/clock.ts';
 import { buildTestApp, listenOnLoopback, signUp, type TestApp, unlimited } from '../../test/test-app.ts';
+
+/** Chat's message buckets run on this clock, so a test moves it instead of waiting for a refill. */
+const clock = movableClock();
 
 type Account = Awaited<ReturnType<typeof signUp>>;
 
@@ -11,7 +17,14 @@ const clients: ChatClient[] = [];
 /** This file signs up dozens of accounts from one address; the sign-up limit is not under test. */
 
 beforeAll(async () => {
-  t = await buildTestApp({}, { autoEnd: false, rateLimiter: unlimited });
+  t = await buildTestApp(
+    {},
+    {
+      autoEnd: false,
+      rateLimiter: unlimited,
+      chatBuckets: memoryTokenBuckets({ burst: CHAT_BURST, perSecond: CHAT_REFILL_PER_SEC }, clock.now),
+    },
+  );
   base = await listenOnLoopback(t.app);
 });
 afterAll(async () => {
@@ -354,7 +367,7 @@ describe('slow mode', () => {
     await putSettings(owner, { slowModeSec: 10, blockedWords: [] });
     expect((await refusal(guest, { type: 'chat_message', message: 'three' })).code).toBe('SLOW_MODE');
     await putSettings(owner, { slowModeSec: 0, blockedWords: [] });
-    await new Promise((resolve) => setTimeout(resolve, 1100)); // the per-user rate limit refills
+    clock.advance(1000); // the guest's message bucket refills
     await say(guest, 'four');
   });
 });

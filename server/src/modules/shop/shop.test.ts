@@ -369,7 +369,10 @@ describe('purchase moments', () => {
       await spoofer.next('error', () => true);
       spoofer.received.length = 0;
     }
-    await new Promise((r) => setTimeout(r, 300));
+    // The spoofer's frames are handled in order: once the watcher has this line, any broadcast the
+    // spoofs caused would have arrived before it.
+    spoofer.socket.send(JSON.stringify({ type: 'chat_message', message: 'that was all' }));
+    await watcher.next('chat_message', (m) => m.message === 'that was all');
     expect(watcher.received.filter((m) => m.type === 'stock' || m.type === 'shop')).toEqual([]);
     expect((await call('GET', `/api/streams/${room}/shop`)).json().pinned).toEqual([product.id]);
     watcher.socket.close();
