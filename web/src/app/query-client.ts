@@ -1,5 +1,5 @@
 import { QueryCache, QueryClient } from '@tanstack/react-query';
-import { apiGet, handleUnauthorizedError, queryKeyUrl } from '../lib/api.ts';
+import { apiGet, handleUnauthorizedError, queryKeyUrl } from '../lib/api/client.ts';
 
 declare module '@tanstack/react-query' {
   interface Register {

@@ -6,7 +6,7 @@ import { Link, useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { errorMessage } from '../../lib/api.ts';
+import { errorMessage } from '../../lib/api/client.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import {
   externalSignInUrl,

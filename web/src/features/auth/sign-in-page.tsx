@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { errorMessage } from '../../lib/api.ts';
+import { errorMessage } from '../../lib/api/client.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useSignInMutation } from './api.ts';
 import { AuthCard, ExternalSignInButtons, Field, OrDivider, PasswordField } from './auth-form-parts.tsx';

@@ -1,7 +1,7 @@
 import type { Product } from '@streamshop/contract/catalog.ts';
 import type { PaymentSession } from '@streamshop/contract/payments.ts';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../lib/api.ts';
+import { ApiError } from '../../lib/api/client.ts';
 import { checkoutView, type QuerySnapshot, SOLD_OUT_MESSAGE } from './checkout-view.ts';
 
 const ID = '6f1c1f5e-2a4b-4c3d-9e8f-0123456789ab';

@@ -1,6 +1,6 @@
 import type { Product } from '@streamshop/contract/catalog.ts';
 import type { PaymentSession } from '@streamshop/contract/payments.ts';
-import { errorMessage, isUnauthorizedError, parseApiError } from '../../lib/api.ts';
+import { errorMessage, isUnauthorizedError, parseApiError } from '../../lib/api/client.ts';
 import { isProductId } from './product-id.ts';
 
 /** What a query looks like to the checkout page (a subset of TanStack Query's result). */

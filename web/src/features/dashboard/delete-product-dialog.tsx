@@ -10,7 +10,7 @@ import {
   DialogTitle,
 } from '../../components/ui/dialog.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { errorMessage } from '../../lib/api.ts';
+import { errorMessage } from '../../lib/api/client.ts';
 import { useDeleteProductMutation } from './api.ts';
 
 /** Asks before deleting; success and failure toasts as in spec section 8. */

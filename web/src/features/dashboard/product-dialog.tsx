@@ -21,7 +21,7 @@ import {
   SelectValue,
 } from '../../components/ui/select.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { errorMessage, extractFieldErrors } from '../../lib/api.ts';
+import { errorMessage, extractFieldErrors } from '../../lib/api/client.ts';
 import { cn } from '../../lib/cn.ts';
 import { useSaveProductMutation, useUploadImageMutation } from './api.ts';
 import {

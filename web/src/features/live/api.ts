@@ -1,7 +1,7 @@
 import type { Stream } from '@streamshop/contract/catalog.ts';
 import type { CreateRoomBody } from '@streamshop/contract/live.ts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiGet, apiPost } from '../../lib/api.ts';
+import { apiGet, apiPost } from '../../lib/api/client.ts';
 
 export const streamQueryKey = (roomName: string) => ['/api/streams', roomName] as const;
 

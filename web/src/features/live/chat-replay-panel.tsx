@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { History, ShoppingBag } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Card } from '../../components/ui/card.tsx';
-import { apiGet } from '../../lib/api.ts';
+import { apiGet } from '../../lib/api/client.ts';
 import { cn } from '../../lib/cn.ts';
 import { formatOffset, messagesUpTo } from './chat-replay.ts';
 

@@ -7,7 +7,7 @@ import { buttonClasses } from '../../components/ui/button.tsx';
 import { Card, CardContent } from '../../components/ui/card.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { errorMessage, parseApiError } from '../../lib/api.ts';
+import { errorMessage, parseApiError } from '../../lib/api/client.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useAuth } from '../auth/use-auth.ts';
 import { roomRoleQueryOptions } from '../moderation/api.ts';

@@ -6,7 +6,7 @@ import type {
   NewsletterPreorderBody,
 } from '@streamshop/contract/disc.ts';
 import { useMutation } from '@tanstack/react-query';
-import { apiPost } from '../../lib/api.ts';
+import { apiPost } from '../../lib/api/client.ts';
 
 export function useBetaSignupMutation() {
   return useMutation({

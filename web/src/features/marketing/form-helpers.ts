@@ -6,7 +6,7 @@ import {
   PREORDER_DUPLICATE_MESSAGE,
 } from '@streamshop/contract/disc.ts';
 import { discTotalPrice, discUnitPriceCents, formatCents } from '@streamshop/contract/money.ts';
-import { extractServerMessage, parseApiError } from '../../lib/api.ts';
+import { extractServerMessage, parseApiError } from '../../lib/api/client.ts';
 
 /**
  * Quantity typed into a number field: non-numeric becomes 1 (spec section 5), fractions are

@@ -21,7 +21,7 @@ import {
 } from '../../components/ui/select.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { errorMessage, extractFieldErrors } from '../../lib/api.ts';
+import { errorMessage, extractFieldErrors } from '../../lib/api/client.ts';
 import {
   chatSettingsQueryOptions,
   moderatorsQueryOptions,

@@ -1,6 +1,6 @@
 import type { LocalCard, LocalPaymentResult, PaymentConfig } from '@streamshop/contract/payments.ts';
 import { queryOptions, useMutation } from '@tanstack/react-query';
-import { apiGet, apiPost } from '../../lib/api.ts';
+import { apiGet, apiPost } from '../../lib/api/client.ts';
 
 // Only types come from the contract's payments module: its zod schemas stay out of this bundle.
 

@@ -7,7 +7,7 @@ import { buttonClasses } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader } from '../../components/ui/card.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { apiGet, parseApiError } from '../../lib/api.ts';
+import { apiGet, parseApiError } from '../../lib/api/client.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { PaymentForm } from './payment-form.tsx';
 

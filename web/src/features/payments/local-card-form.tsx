@@ -4,7 +4,7 @@ import { type ChangeEvent, type FormEvent, useId, useLayoutEffect, useRef, useSt
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
-import { errorMessage, extractFieldErrors, parseApiError } from '../../lib/api.ts';
+import { errorMessage, extractFieldErrors, parseApiError } from '../../lib/api/client.ts';
 import { useAuthenticateLocalPaymentMutation, useConfirmLocalPaymentMutation } from './api.ts';
 import { AuthenticationDialog } from './authentication-dialog.tsx';
 import { formatCvc } from './card-cvc.ts';

@@ -1,7 +1,7 @@
 import type { PaymentSession } from '@streamshop/contract/payments.ts';
 import type { ReplayChapters, RoomShop, StartOfferBody } from '@streamshop/contract/shop.ts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiDelete, apiGet, apiPost } from '../../lib/api.ts';
+import { apiDelete, apiGet, apiPost } from '../../lib/api/client.ts';
 
 const room = (roomName: string) => `/api/streams/${encodeURIComponent(roomName)}`;
 

@@ -28,7 +28,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { errorMessage, extractFieldErrors, parseApiError } from '../../lib/api.ts';
+import { errorMessage, extractFieldErrors, parseApiError } from '../../lib/api/client.ts';
 import { cn } from '../../lib/cn.ts';
 import { myProductsQueryOptions } from '../dashboard/api.ts';
 import { formatCountdown } from '../live/countdown.ts';

@@ -1,6 +1,6 @@
 import type { PaymentSession, Subscription } from '@streamshop/contract/payments.ts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiGet, apiPost } from '../../lib/api.ts';
+import { apiGet, apiPost } from '../../lib/api/client.ts';
 
 export const SUBSCRIPTION_URL = '/api/subscription';
 

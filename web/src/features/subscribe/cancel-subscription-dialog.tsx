@@ -9,7 +9,7 @@ import {
   DialogTitle,
 } from '../../components/ui/dialog.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { errorMessage } from '../../lib/api.ts';
+import { errorMessage } from '../../lib/api/client.ts';
 import { formatDate } from '../../lib/format-date.ts';
 import { useCancelSubscriptionMutation } from './api.ts';
 

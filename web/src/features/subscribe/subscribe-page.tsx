@@ -9,7 +9,7 @@ import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { errorMessage, isUnauthorizedError, parseApiError } from '../../lib/api.ts';
+import { errorMessage, isUnauthorizedError, parseApiError } from '../../lib/api/client.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { authUserQueryKey } from '../auth/api.ts';
 import { useAuth } from '../auth/use-auth.ts';

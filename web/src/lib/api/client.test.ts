@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { getToasts, resetToasts } from '../components/ui/use-toast.ts';
+import { getToasts, resetToasts } from '../../components/ui/use-toast.ts';
 import {
   ApiError,
   apiGet,
@@ -11,7 +11,7 @@ import {
   isUnauthorizedError,
   parseApiError,
   queryKeyUrl,
-} from './api.ts';
+} from './client.ts';
 
 function stubFetch(response: Response) {
   const fetchMock = vi.fn(async (_url: string, _init?: RequestInit) => response);

@@ -1,5 +1,5 @@
 import { UNAUTHORIZED_REDIRECT_MS } from '@streamshop/contract/constants.ts';
-import { toast } from '../components/ui/use-toast.ts';
+import { toast } from '../../components/ui/use-toast.ts';
 
 /**
  * The error every failed call throws. Its message follows spec section 8:
