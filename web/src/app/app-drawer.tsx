@@ -4,7 +4,7 @@ import { type ReactNode, useRef } from 'react';
 import { NavLink } from 'react-router';
 import { Button } from '../components/ui/button.tsx';
 import { SheetContent, SheetDescription, SheetTitle } from '../components/ui/sheet.tsx';
-import { LOGOUT_NAVIGATION_URL } from '../features/auth/api.ts';
+import { LOGOUT_NAVIGATION_URL } from '../lib/api/auth.ts';
 import { cn } from '../lib/cn.ts';
 import { PRODUCT_SITES } from './external-links.ts';
 import { Logo } from './logo.tsx';

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
 import { createBrowserRouter, RouterProvider } from 'react-router';
-import { authUserQueryKey } from '../features/auth/api.ts';
+import { authUserQueryKey } from '../lib/api/auth.ts';
 import { AssumeSignedOutProvider } from './assume-signed-out.tsx';
 import { AppProviders } from './providers.tsx';
 import { createQueryClient } from './query-client.ts';

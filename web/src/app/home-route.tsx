@@ -1,6 +1,6 @@
 import { type ComponentType, lazy, Suspense, useMemo } from 'react';
 import { Spinner } from '../components/ui/spinner.tsx';
-import { useAuth } from '../features/auth/use-auth.ts';
+import { useAuth } from '../lib/session/use-auth.ts';
 
 type LandingModule = typeof import('../features/marketing/landing-page.tsx');
 let landingModule: Promise<LandingModule> | undefined;

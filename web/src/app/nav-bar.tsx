@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../components/ui/button.tsx';
 import { Sheet, SheetTrigger } from '../components/ui/sheet.tsx';
-import { useAuth } from '../features/auth/use-auth.ts';
+import { useAuth } from '../lib/session/use-auth.ts';
 import { AppDrawer } from './app-drawer.tsx';
 import { DROP_MODE_URL } from './external-links.ts';
 import { Logo } from './logo.tsx';

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Navigate, Outlet } from 'react-router';
 import { toast } from '../components/ui/use-toast.ts';
-import { useAuth } from '../features/auth/use-auth.ts';
+import { useAuth } from '../lib/session/use-auth.ts';
 
 /**
  * Renders the nested route for signed-in users; sends everyone else to /, optionally with a

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
-import { useAuth } from '../features/auth/use-auth.ts';
+import { useAuth } from '../lib/session/use-auth.ts';
 import { useShowsAuthSpinner } from './assume-signed-out.tsx';
 import { Footer } from './footer.tsx';
 import { FullScreenSpinner } from './full-screen-spinner.tsx';

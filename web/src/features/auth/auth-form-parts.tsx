@@ -5,7 +5,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
-import { externalSignInUrl } from './api.ts';
+import { externalSignInUrl } from '../../lib/api/auth.ts';
 
 export function AuthCard({
   title,

@@ -5,7 +5,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../app/query-client.ts';
 import { resetToasts } from '../../components/ui/use-toast.ts';
-import { authUserQueryKey } from './api.ts';
+import { authUserQueryKey } from '../../lib/api/auth.ts';
 import { LinkAccountPage } from './link-account-page.tsx';
 
 const json = (body: unknown, status = 200) =>

@@ -6,14 +6,14 @@ import { Link, useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { errorMessage } from '../../lib/api/client.ts';
-import { usePageTitle } from '../../lib/page-title.ts';
 import {
   externalSignInUrl,
   pendingLinkQueryOptions,
   useCancelLinkMutation,
   useLinkAccountMutation,
-} from './api.ts';
+} from '../../lib/api/auth.ts';
+import { errorMessage } from '../../lib/api/client.ts';
+import { usePageTitle } from '../../lib/page-title.ts';
 import { AuthCard, PasswordField } from './auth-form-parts.tsx';
 
 const PROVIDER_NAMES: Record<OidcProvider, string> = { google: 'Google', replit: 'Replit' };

@@ -4,7 +4,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../app/query-client.ts';
 import { getToasts, resetToasts } from '../../components/ui/use-toast.ts';
-import { authUserQueryKey } from './api.ts';
+import { authUserQueryKey } from '../../lib/api/auth.ts';
 import { SignInPage } from './sign-in-page.tsx';
 
 function renderSignIn(signinResponse: () => Response, entry = '/signin') {

@@ -2,13 +2,13 @@ import { type FormEvent, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
+import { useSignInMutation } from '../../lib/api/auth.ts';
 import { errorMessage } from '../../lib/api/client.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
-import { useSignInMutation } from './api.ts';
+import { useAuth } from '../../lib/session/use-auth.ts';
 import { AuthCard, ExternalSignInButtons, Field, OrDivider, PasswordField } from './auth-form-parts.tsx';
 import { externalSignInError } from './external-sign-in-errors.ts';
 import { toSigninBody, validateSignIn } from './signin-validation.ts';
-import { useAuth } from './use-auth.ts';
 
 export function SignInPage() {
   usePageTitle('Log In');

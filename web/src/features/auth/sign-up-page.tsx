@@ -4,12 +4,12 @@ import { type FormEvent, useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
+import { useSignUpMutation } from '../../lib/api/auth.ts';
 import { errorMessage } from '../../lib/api/client.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
-import { useSignUpMutation } from './api.ts';
+import { useAuth } from '../../lib/session/use-auth.ts';
 import { AuthCard, ExternalSignInButtons, Field, OrDivider, PasswordField } from './auth-form-parts.tsx';
 import { type SignUpForm, toSignupBody, validateSignUp } from './signup-validation.ts';
-import { useAuth } from './use-auth.ts';
 
 const emptyForm: SignUpForm = {
   firstName: '',

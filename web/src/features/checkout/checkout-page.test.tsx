@@ -6,7 +6,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../app/query-client.ts';
 import { getToasts, resetToasts } from '../../components/ui/use-toast.ts';
-import { authUserQueryKey } from '../auth/api.ts';
+import { authUserQueryKey } from '../../lib/api/auth.ts';
 import { CheckoutPage } from './checkout-page.tsx';
 
 configure({ asyncUtilTimeout: 4000 });

@@ -13,7 +13,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
-import { useRedirectSignedOut } from '../auth/use-redirect-signed-out.ts';
+import { useRedirectSignedOut } from '../../lib/session/use-redirect-signed-out.ts';
 import { PaymentForm } from '../payments/payment-form.tsx';
 import { checkoutProductQueryOptions, checkoutSessionQueryOptions, invalidateAfterPurchase } from './api.ts';
 import { checkoutTotals } from './checkout-totals.ts';

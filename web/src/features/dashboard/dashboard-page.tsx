@@ -26,7 +26,7 @@ import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
 import { formatDate } from '../../lib/format-date.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
-import { useAuth } from '../auth/use-auth.ts';
+import { useAuth } from '../../lib/session/use-auth.ts';
 import { facetsQueryOptions } from '../catalog/api.ts';
 import { EmptyState } from '../catalog/empty-state.tsx';
 import { LIVE_BADGE_CLASS } from '../catalog/product-card.tsx';

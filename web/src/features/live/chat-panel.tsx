@@ -8,7 +8,7 @@ import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { cn } from '../../lib/cn.ts';
-import { useAuth } from '../auth/use-auth.ts';
+import { useAuth } from '../../lib/session/use-auth.ts';
 import { roomRoleQueryOptions } from '../moderation/api.ts';
 import { draftAfterError, type RoomError } from './chat-state.ts';
 import { PurchaseLine } from './purchase-line.tsx';

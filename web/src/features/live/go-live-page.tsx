@@ -11,7 +11,7 @@ import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { errorMessage } from '../../lib/api/client.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
-import { useAuth } from '../auth/use-auth.ts';
+import { useAuth } from '../../lib/session/use-auth.ts';
 import { useCreateRoomMutation } from './api.ts';
 import { formatPlanDuration } from './countdown.ts';
 

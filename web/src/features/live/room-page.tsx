@@ -9,7 +9,7 @@ import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { errorMessage, parseApiError } from '../../lib/api/client.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
-import { useAuth } from '../auth/use-auth.ts';
+import { useAuth } from '../../lib/session/use-auth.ts';
 import { roomRoleQueryOptions } from '../moderation/api.ts';
 import { LineupPanel } from '../shop/lineup-panel.tsx';
 import { PinnedProducts } from '../shop/pinned-products.tsx';

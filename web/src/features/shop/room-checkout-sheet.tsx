@@ -9,7 +9,7 @@ import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from '../../components/ui/sheet.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { errorMessage, parseApiError } from '../../lib/api/client.ts';
-import { useAuth } from '../auth/use-auth.ts';
+import { useAuth } from '../../lib/session/use-auth.ts';
 import { invalidateAfterPurchase } from '../checkout/api.ts';
 import { checkoutTotals } from '../checkout/checkout-totals.ts';
 import { ReservationNote, SummaryLine } from '../checkout/order-summary-parts.tsx';

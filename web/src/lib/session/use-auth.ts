@@ -1,6 +1,6 @@
 import type { User } from '@streamshop/contract/auth.ts';
 import { useQuery } from '@tanstack/react-query';
-import { authUserQueryOptions } from './api.ts';
+import { authUserQueryOptions } from '../api/auth.ts';
 
 export interface AuthState {
   user: User | null;

@@ -1,7 +1,7 @@
 import type { LinkAccountBody, PendingAccountLink } from '@streamshop/contract/account-link.ts';
 import type { SigninBody, SignupBody, User } from '@streamshop/contract/auth.ts';
 import { type QueryClient, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiDelete, apiGet, apiPost } from '../../lib/api/client.ts';
+import { apiDelete, apiGet, apiPost } from './client.ts';
 
 export const AUTH_USER_URL = '/api/auth/user';
 export const authUserQueryKey = [AUTH_USER_URL] as const;
