@@ -1,6 +1,6 @@
 import { formatCents } from '@streamshop/contract/money.ts';
 import { Clock } from 'lucide-react';
-import { useNow } from '../live/use-now.ts';
+import { useNow } from '../../lib/use-now.ts';
 import { reservationNote } from './reservation.ts';
 
 /** Lines of an order's summary, shared by the checkout page and the checkout sheet of a room. */

@@ -10,10 +10,10 @@ import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { errorMessage } from '../../lib/api/client.ts';
+import { formatPlanDuration } from '../../lib/countdown.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useAuth } from '../../lib/session/use-auth.ts';
 import { useCreateRoomMutation } from './api.ts';
-import { formatPlanDuration } from './countdown.ts';
 
 const STREAMING_TIPS = [
   'Use good lighting: face a window or a lamp, not away from it.',

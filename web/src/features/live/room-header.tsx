@@ -1,6 +1,6 @@
 import { Clock, Eye } from 'lucide-react';
 import { Badge } from '../../components/ui/badge.tsx';
-import { formatCountdown } from './countdown.ts';
+import { formatCountdown } from '../../lib/countdown.ts';
 
 /** Title, host, LIVE badge, viewer count and the mm:ss countdown above the stage. */
 export function RoomHeader({

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
-import { formatCountdown } from '../live/countdown.ts';
+import { formatCountdown } from '../../lib/countdown.ts';
 import { offerSecondsLeft, priceNow, runningOffer } from './offer-clock.ts';
 import {
   type CheckoutRequest,
