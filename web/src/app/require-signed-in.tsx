@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { Navigate, Outlet } from 'react-router';
-import { toast } from '../components/ui/use-toast.ts';
+import { errorToast } from '../lib/error-toast.ts';
 import { useAuth } from '../lib/session/use-auth.ts';
 
 /**
@@ -14,7 +14,7 @@ export function RequireSignedIn({ notice }: { notice?: { title: string; descript
   useEffect(() => {
     if (user || !notice || noticed.current) return;
     noticed.current = true;
-    toast({ ...notice, variant: 'destructive' });
+    errorToast(notice.title, notice.description);
   }, [user, notice]);
 
   if (!user) return <Navigate to="/" replace />;

@@ -1,9 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
-import { toast } from '../../components/ui/use-toast.ts';
 import { useSignInMutation } from '../../lib/api/auth.ts';
 import { errorMessage } from '../../lib/api/client.ts';
+import { errorToast } from '../../lib/error-toast.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useAuth } from '../../lib/session/use-auth.ts';
 import { AuthCard, ExternalSignInButtons, Field, OrDivider, PasswordField } from './auth-form-parts.tsx';
@@ -26,17 +26,12 @@ export function SignInPage() {
     event.preventDefault();
     const problem = validateSignIn({ handle, password });
     if (problem) {
-      toast({ ...problem, variant: 'destructive' });
+      errorToast(problem.title, problem.description);
       return;
     }
     signIn.mutate(toSigninBody({ handle, password }), {
       onSuccess: () => navigate('/dashboard', { replace: true }),
-      onError: (error) =>
-        toast({
-          title: 'Sign In Failed',
-          description: errorMessage(error, 'Invalid credentials'),
-          variant: 'destructive',
-        }),
+      onError: (error) => errorToast('Sign In Failed', errorMessage(error, 'Invalid credentials')),
     });
   }
 

@@ -3,9 +3,9 @@ import { PLAN_STREAM_SECONDS } from '@streamshop/contract/constants.ts';
 import { type FormEvent, useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
-import { toast } from '../../components/ui/use-toast.ts';
 import { useSignUpMutation } from '../../lib/api/auth.ts';
 import { errorMessage } from '../../lib/api/client.ts';
+import { errorToast } from '../../lib/error-toast.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useAuth } from '../../lib/session/use-auth.ts';
 import { AuthCard, ExternalSignInButtons, Field, OrDivider, PasswordField } from './auth-form-parts.tsx';
@@ -22,7 +22,7 @@ const emptyForm: SignUpForm = {
 };
 
 function signUpFailed(description: string) {
-  toast({ title: 'Sign Up Failed', description, variant: 'destructive' });
+  errorToast('Sign Up Failed', description);
 }
 
 export function SignUpPage() {
@@ -45,7 +45,7 @@ export function SignUpPage() {
     event.preventDefault();
     const problem = validateSignUp(form);
     if (problem) {
-      toast({ ...problem, variant: 'destructive' });
+      errorToast(problem.title, problem.description);
       return;
     }
     const body = toSignupBody(form);

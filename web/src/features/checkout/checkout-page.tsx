@@ -12,6 +12,7 @@ import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
+import { errorToast } from '../../lib/error-toast.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useRedirectSignedOut } from '../../lib/session/use-redirect-signed-out.ts';
 import { PaymentForm } from '../payments/payment-form.tsx';
@@ -139,7 +140,7 @@ export function CheckoutPage() {
   useEffect(() => {
     if (setupFailure === null || toastedError.current === session.errorUpdatedAt) return;
     toastedError.current = session.errorUpdatedAt;
-    toast({ title: 'Payment Setup Failed', description: setupFailure, variant: 'destructive' });
+    errorToast('Payment Setup Failed', setupFailure);
   }, [setupFailure, session.errorUpdatedAt]);
 
   const redirectTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -154,8 +155,7 @@ export function CheckoutPage() {
     redirectTimer.current = setTimeout(() => navigate('/dashboard'), PAYMENT_SUCCESS_REDIRECT_MS);
   };
 
-  const failed = (message: string) =>
-    toast({ title: 'Payment Failed', description: message, variant: 'destructive' });
+  const failed = (message: string) => errorToast('Payment Failed', message);
 
   switch (view.kind) {
     case 'invalid-url':

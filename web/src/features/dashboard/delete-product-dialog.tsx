@@ -11,6 +11,7 @@ import {
 } from '../../components/ui/dialog.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { errorMessage } from '../../lib/api/client.ts';
+import { errorToast } from '../../lib/error-toast.ts';
 import { useDeleteProductMutation } from './api.ts';
 
 /** Asks before deleting; success and failure toasts as in spec section 8. */
@@ -30,12 +31,7 @@ export function DeleteProductDialog({
         toast({ title: 'Product deleted successfully!' });
         onOpenChange(false);
       },
-      onError: (error) =>
-        toast({
-          title: 'Error',
-          description: errorMessage(error, 'Something went wrong. Please try again.'),
-          variant: 'destructive',
-        }),
+      onError: (error) => errorToast('Error', errorMessage(error, 'Something went wrong. Please try again.')),
     });
   }
 

@@ -23,6 +23,7 @@ import {
 import { toast } from '../../components/ui/use-toast.ts';
 import { errorMessage, extractFieldErrors } from '../../lib/api/client.ts';
 import { cn } from '../../lib/cn.ts';
+import { errorToast } from '../../lib/error-toast.ts';
 import { useSaveProductMutation, useUploadImageMutation } from './api.ts';
 import {
   emptyProductForm,
@@ -90,21 +91,16 @@ function ProductForm({
     event.target.value = '';
     if (!file) return;
     if (!UPLOAD_TYPES.includes(file.type)) {
-      toast({ title: 'Error', description: 'Choose a JPEG, PNG or WebP image.', variant: 'destructive' });
+      errorToast('Error', 'Choose a JPEG, PNG or WebP image.');
       return;
     }
     if (file.size > MAX_UPLOAD_BYTES) {
-      toast({ title: 'Error', description: 'The image must be 5 MB or smaller.', variant: 'destructive' });
+      errorToast('Error', 'The image must be 5 MB or smaller.');
       return;
     }
     upload.mutate(file, {
       onSuccess: (url) => set('imageUrl', url),
-      onError: (error) =>
-        toast({
-          title: 'Error',
-          description: errorMessage(error, 'The image could not be uploaded.'),
-          variant: 'destructive',
-        }),
+      onError: (error) => errorToast('Error', errorMessage(error, 'The image could not be uploaded.')),
     });
   }
 
@@ -124,11 +120,7 @@ function ProductForm({
         },
         onError: (error) => {
           setErrors(toFormErrors(extractFieldErrors(error)));
-          toast({
-            title: 'Error',
-            description: errorMessage(error, 'Something went wrong. Please try again.'),
-            variant: 'destructive',
-          });
+          errorToast('Error', errorMessage(error, 'Something went wrong. Please try again.'));
         },
       },
     );

@@ -11,6 +11,7 @@ import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { errorMessage } from '../../lib/api/client.ts';
 import { formatPlanDuration } from '../../lib/countdown.ts';
+import { errorToast } from '../../lib/error-toast.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useAuth } from '../../lib/session/use-auth.ts';
 import { useCreateRoomMutation } from './api.ts';
@@ -62,12 +63,7 @@ export function GoLivePage() {
         });
         navigate(`/room/${roomName}`);
       },
-      onError: (error) =>
-        toast({
-          title: 'Failed to Create Stream',
-          description: errorMessage(error, 'Please try again.'),
-          variant: 'destructive',
-        }),
+      onError: (error) => errorToast('Failed to Create Stream', errorMessage(error, 'Please try again.')),
     });
   };
 

@@ -9,6 +9,7 @@ import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { errorMessage, parseApiError } from '../../lib/api/client.ts';
 import { secondsUntil } from '../../lib/countdown.ts';
+import { errorToast } from '../../lib/error-toast.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useAuth } from '../../lib/session/use-auth.ts';
 import { useNow } from '../../lib/use-now.ts';
@@ -118,7 +119,7 @@ function Room({ stream }: { stream: Stream }) {
 
   useEffect(() => {
     if (camera.camera.status === 'error') {
-      toast({ title: CAMERA_ERROR_TITLE, description: CAMERA_ERROR_MESSAGE, variant: 'destructive' });
+      errorToast(CAMERA_ERROR_TITLE, CAMERA_ERROR_MESSAGE);
     }
   }, [camera.camera.status]);
 
@@ -131,16 +132,12 @@ function Room({ stream }: { stream: Stream }) {
     try {
       await startMutation.mutateAsync();
     } catch (error) {
-      toast({
-        title: 'Error',
-        description: errorMessage(error, 'Could not start the stream'),
-        variant: 'destructive',
-      });
+      errorToast('Error', errorMessage(error, 'Could not start the stream'));
       return;
     }
     broadcasterRef.current?.stop();
     const broadcaster = new Broadcaster(roomName, mediaStream, {
-      onError: (message) => toast({ title: 'Error', description: message, variant: 'destructive' }),
+      onError: (message) => errorToast('Error', message),
     });
     broadcasterRef.current = broadcaster;
     broadcaster.start();
@@ -159,11 +156,7 @@ function Room({ stream }: { stream: Stream }) {
       await endStream();
     } catch (error) {
       finishing.current = false;
-      toast({
-        title: 'Error',
-        description: errorMessage(error, 'Could not end the stream'),
-        variant: 'destructive',
-      });
+      errorToast('Error', errorMessage(error, 'Could not end the stream'));
       return;
     }
     stopCamera();

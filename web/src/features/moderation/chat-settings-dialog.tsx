@@ -22,6 +22,7 @@ import {
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { errorMessage, extractFieldErrors } from '../../lib/api/client.ts';
+import { errorToast } from '../../lib/error-toast.ts';
 import {
   chatSettingsQueryOptions,
   moderatorsQueryOptions,
@@ -180,12 +181,7 @@ function Moderators() {
   const dismiss = (moderatorHandle: string) =>
     remove.mutate(moderatorHandle, {
       onSuccess: () => toast({ title: `@${moderatorHandle} is no longer a moderator` }),
-      onError: (failure) =>
-        toast({
-          title: 'Error',
-          description: errorMessage(failure, 'Could not remove the moderator.'),
-          variant: 'destructive',
-        }),
+      onError: (failure) => errorToast('Error', errorMessage(failure, 'Could not remove the moderator.')),
     });
 
   return (

@@ -6,8 +6,8 @@ import { useParams } from 'react-router';
 import { buttonClasses } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader } from '../../components/ui/card.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
-import { toast } from '../../components/ui/use-toast.ts';
 import { apiGet, parseApiError } from '../../lib/api/client.ts';
+import { errorToast } from '../../lib/error-toast.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { PaymentForm } from './payment-form.tsx';
 
@@ -90,9 +90,7 @@ export function HostedPaymentPage() {
             clientSecret={clientSecret}
             submitLabel={`Pay ${formatCents(amountCents)}`}
             onSuccess={() => window.location.assign(successUrl)}
-            onFailure={(message) =>
-              toast({ title: 'Payment Failed', description: message, variant: 'destructive' })
-            }
+            onFailure={(message) => errorToast('Payment Failed', message)}
           />
           <p className="flex items-center gap-2 text-muted-foreground text-xs">
             <ShieldCheck className="size-4" aria-hidden="true" />

@@ -31,6 +31,7 @@ import { toast } from '../../components/ui/use-toast.ts';
 import { errorMessage, extractFieldErrors, parseApiError } from '../../lib/api/client.ts';
 import { cn } from '../../lib/cn.ts';
 import { formatCountdown } from '../../lib/countdown.ts';
+import { errorToast } from '../../lib/error-toast.ts';
 import { myProductsQueryOptions } from '../dashboard/api.ts';
 import { storefrontQueryOptions } from '../storefront/api.ts';
 import { type ShopChange, useShopChangeMutation } from './api.ts';
@@ -47,9 +48,6 @@ import {
 import { ProductThumb } from './room-checkout-sheet.tsx';
 import type { ShopState } from './shop-state.ts';
 import { useServerNow } from './use-room-shop.ts';
-
-const failureToast = (error: unknown, fallback: string) =>
-  toast({ title: 'Error', description: errorMessage(error, fallback), variant: 'destructive' });
 
 /**
  * The products the picker offers: the seller's own catalogue, or for a moderator the seller's
@@ -392,7 +390,7 @@ export function LineupPanel({
   const run = (next: ShopChange, fallback: string, onDone?: () => void) =>
     change.mutate(next, {
       onSuccess: () => onDone?.(),
-      onError: (error) => failureToast(error, fallback),
+      onError: (error) => errorToast('Error', errorMessage(error, fallback)),
     });
 
   const startOffer = (values: OfferFormValues): OfferFieldErrors | null => {
@@ -414,7 +412,7 @@ export function LineupPanel({
           const byField =
             parseApiError(error).status === 400 ? offerFieldErrors(extractFieldErrors(error)) : {};
           if (Object.keys(byField).length > 0) setOfferErrors(byField);
-          else failureToast(error, 'The offer could not be started');
+          else errorToast('Error', errorMessage(error, 'The offer could not be started'));
         },
       },
     );

@@ -9,6 +9,7 @@ import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from '../../components/ui/sheet.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { errorMessage, parseApiError } from '../../lib/api/client.ts';
+import { errorToast } from '../../lib/error-toast.ts';
 import { useAuth } from '../../lib/session/use-auth.ts';
 import { invalidateAfterPurchase } from '../checkout/api.ts';
 import { checkoutTotals } from '../checkout/checkout-totals.ts';
@@ -105,8 +106,7 @@ function CheckoutBody({
     void queryClient.invalidateQueries({ queryKey: ['/api/streams', roomName, 'chapters'] });
     onPaid();
   };
-  const failed = (message: string) =>
-    toast({ title: 'Payment Failed', description: message, variant: 'destructive' });
+  const failed = (message: string) => errorToast('Payment Failed', message);
 
   const productLine = (
     <div className="flex gap-3">

@@ -10,6 +10,7 @@ import {
 } from '../../components/ui/dialog.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { errorMessage } from '../../lib/api/client.ts';
+import { errorToast } from '../../lib/error-toast.ts';
 import { formatDate } from '../../lib/format-date.ts';
 import { useCancelSubscriptionMutation } from './api.ts';
 
@@ -36,12 +37,7 @@ export function CancelSubscriptionDialog({
         });
         onOpenChange(false);
       },
-      onError: (error) =>
-        toast({
-          title: 'Error',
-          description: errorMessage(error, 'Something went wrong. Please try again.'),
-          variant: 'destructive',
-        }),
+      onError: (error) => errorToast('Error', errorMessage(error, 'Something went wrong. Please try again.')),
     });
   }
 

@@ -11,6 +11,7 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { authUserQueryKey } from '../../lib/api/auth.ts';
 import { errorMessage, isUnauthorizedError, parseApiError } from '../../lib/api/client.ts';
+import { errorToast } from '../../lib/error-toast.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useAuth } from '../../lib/session/use-auth.ts';
 import { useRedirectSignedOut } from '../../lib/session/use-redirect-signed-out.ts';
@@ -217,7 +218,7 @@ export function SubscribePage() {
   useEffect(() => {
     if (setupFailure === null || toastedError.current === session.errorUpdatedAt) return;
     toastedError.current = session.errorUpdatedAt;
-    toast({ title: 'Subscription Setup Failed', description: setupFailure, variant: 'destructive' });
+    errorToast('Subscription Setup Failed', setupFailure);
   }, [setupFailure, session.errorUpdatedAt]);
 
   const redirectTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -235,8 +236,7 @@ export function SubscribePage() {
     redirectTimer.current = setTimeout(() => navigate('/dashboard'), PAYMENT_SUCCESS_REDIRECT_MS);
   };
 
-  const failed = (message: string) =>
-    toast({ title: 'Payment Failed', description: message, variant: 'destructive' });
+  const failed = (message: string) => errorToast('Payment Failed', message);
 
   if (setupFailure !== null) {
     return (

@@ -1,5 +1,5 @@
 import { UNAUTHORIZED_REDIRECT_MS } from '@streamshop/contract/constants.ts';
-import { toast } from '../../components/ui/use-toast.ts';
+import { errorToast } from '../error-toast.ts';
 
 /**
  * The error every failed call throws. Its message follows spec section 8:
@@ -116,11 +116,7 @@ export function isUnauthorizedError(error: unknown): boolean {
  */
 export function handleUnauthorizedError(error: unknown, redirect: () => void): boolean {
   if (!isUnauthorizedError(error)) return false;
-  toast({
-    title: 'Unauthorized',
-    description: 'You are logged out. Logging in again...',
-    variant: 'destructive',
-  });
+  errorToast('Unauthorized', 'You are logged out. Logging in again...');
   setTimeout(redirect, UNAUTHORIZED_REDIRECT_MS);
   return true;
 }

@@ -1,7 +1,7 @@
 import { UNAUTHORIZED_REDIRECT_MS } from '@streamshop/contract/constants.ts';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from '../../components/ui/use-toast.ts';
+import { errorToast } from '../error-toast.ts';
 import { useAuth } from './use-auth.ts';
 
 export interface SignInNotice {
@@ -24,7 +24,7 @@ export function useRedirectSignedOut(notice: SignInNotice): boolean {
     if (signedIn) return;
     if (!noticed.current) {
       noticed.current = true;
-      toast({ ...notice, variant: 'destructive' });
+      errorToast(notice.title, notice.description);
     }
     const timer = setTimeout(() => navigate('/', { replace: true }), UNAUTHORIZED_REDIRECT_MS);
     return () => clearTimeout(timer);

@@ -12,6 +12,7 @@ import {
 import { Input } from '../../../components/ui/input.tsx';
 import { Label } from '../../../components/ui/label.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
+import { errorToast } from '../../../lib/error-toast.ts';
 import { useBetaSignupMutation } from '../api.ts';
 import { discFormErrorMessage, submittedEmail } from '../form-helpers.ts';
 import { useDelayedAction } from '../hooks.ts';
@@ -69,13 +70,7 @@ export function BetaSignupDialog({
             });
           });
         },
-        onError: (error) =>
-          toast({
-            title: 'Signup failed',
-            description: discFormErrorMessage(error, 'beta'),
-            variant: 'destructive',
-            duration: BETA_TOAST_MS,
-          }),
+        onError: (error) => errorToast('Signup failed', discFormErrorMessage(error, 'beta'), BETA_TOAST_MS),
       },
     );
   };

@@ -12,6 +12,7 @@ import {
 import { Input } from '../../../components/ui/input.tsx';
 import { Label } from '../../../components/ui/label.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
+import { errorToast } from '../../../lib/error-toast.ts';
 import { useDiscOrderMutation } from '../api.ts';
 import { discFormErrorMessage, parseOrderQuantity } from '../form-helpers.ts';
 import { useDelayedAction } from '../hooks.ts';
@@ -113,13 +114,7 @@ export function DiscOrderDialog({
           });
         });
       },
-      onError: (error) =>
-        toast({
-          title: 'Order Failed',
-          description: discFormErrorMessage(error, 'order'),
-          variant: 'destructive',
-          duration: DISC_TOAST_MS,
-        }),
+      onError: (error) => errorToast('Order Failed', discFormErrorMessage(error, 'order'), DISC_TOAST_MS),
     });
   };
 

@@ -12,7 +12,7 @@ import {
 } from '../../../components/ui/dialog.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { Label } from '../../../components/ui/label.tsx';
-import { toast } from '../../../components/ui/use-toast.ts';
+import { errorToast } from '../../../lib/error-toast.ts';
 import { useDiscReservationMutation } from '../api.ts';
 import { discFormErrorMessage, submittedEmail } from '../form-helpers.ts';
 import { DISC_TOAST_MS } from '../timings.ts';
@@ -44,12 +44,7 @@ export function DiscReservationDialog({
       {
         onSuccess: ({ checkoutUrl }) => window.location.assign(checkoutUrl),
         onError: (error) =>
-          toast({
-            title: 'Pre-order Failed',
-            description: discFormErrorMessage(error, 'order'),
-            variant: 'destructive',
-            duration: DISC_TOAST_MS,
-          }),
+          errorToast('Pre-order Failed', discFormErrorMessage(error, 'order'), DISC_TOAST_MS),
       },
     );
   };

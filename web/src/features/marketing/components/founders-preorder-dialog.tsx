@@ -12,8 +12,8 @@ import {
 } from '../../../components/ui/dialog.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { Label } from '../../../components/ui/label.tsx';
-import { toast } from '../../../components/ui/use-toast.ts';
 import { cn } from '../../../lib/cn.ts';
+import { errorToast } from '../../../lib/error-toast.ts';
 import { useNewsletterPreorderMutation } from '../api.ts';
 import {
   discFormErrorMessage,
@@ -83,12 +83,7 @@ export function FoundersPreorderDialog({
         closeLater.schedule(() => handleOpenChange(false));
       },
       onError: (error) =>
-        toast({
-          title: 'Pre-order failed',
-          description: discFormErrorMessage(error, 'preorder'),
-          variant: 'destructive',
-          duration: DISC_TOAST_MS,
-        }),
+        errorToast('Pre-order failed', discFormErrorMessage(error, 'preorder'), DISC_TOAST_MS),
     });
   };
 
