@@ -3,12 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import { Eye, Radio, Timer } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { EmptyState } from '../../components/empty-state.tsx';
+import { LIVE_BADGE_CLASS } from '../../components/product-card.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { liveStreamsQueryOptions } from './api.ts';
-import { EmptyState } from './empty-state.tsx';
-import { LIVE_BADGE_CLASS } from './product-card.tsx';
 
 /**
  * Seconds left in a live stream: its duration minus the time since it was created (or its end

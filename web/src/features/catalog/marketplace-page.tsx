@@ -3,16 +3,16 @@ import { useQuery } from '@tanstack/react-query';
 import { ChevronDown, PackageSearch, SlidersHorizontal, X } from 'lucide-react';
 import { useCallback, useId, useMemo, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { EmptyState } from '../../components/empty-state.tsx';
+import { PRODUCT_GRID_CLASS, ProductCard, ProductGridSkeleton } from '../../components/product-card.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { cn } from '../../lib/cn.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { exploreQueryOptions, facetsQueryOptions } from './api.ts';
-import { EmptyState } from './empty-state.tsx';
 import { FilterPanel } from './filter-panel.tsx';
 import { LiveSection } from './live-section.tsx';
 import { PaginationNav } from './pagination-nav.tsx';
-import { PRODUCT_GRID_CLASS, ProductCard, ProductGridSkeleton } from './product-card.tsx';
 import {
   activeFilterCount,
   applyFilterPatch,

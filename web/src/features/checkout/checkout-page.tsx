@@ -4,9 +4,10 @@ import { formatCents } from '@streamshop/contract/money.ts';
 import type { PaymentSession } from '@streamshop/contract/payments.ts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { LucideIcon } from 'lucide-react';
-import { AlertCircle, ArrowLeft, ImageOff, Link2Off, PackageX, RotateCw, ShieldCheck } from 'lucide-react';
+import { AlertCircle, ArrowLeft, Link2Off, PackageX, RotateCw, ShieldCheck } from 'lucide-react';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { ProductThumb } from '../../components/product-thumb.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
@@ -79,20 +80,7 @@ function OrderSummary({ product, session }: { product: Product; session: Payment
       </CardHeader>
       <CardContent className="grid gap-5">
         <div className="flex gap-4">
-          <div className="flex size-20 shrink-0 items-center justify-center overflow-hidden rounded-md bg-muted">
-            {product.imageUrl ? (
-              <img
-                src={product.imageUrl}
-                alt={product.title}
-                width={80}
-                height={80}
-                decoding="async"
-                className="size-full object-cover"
-              />
-            ) : (
-              <ImageOff className="size-6 text-muted-foreground" aria-hidden="true" />
-            )}
-          </div>
+          <ProductThumb product={product} size="lg" alt={product.title} />
           <div className="min-w-0 flex-1">
             <p className="font-semibold leading-snug" data-testid="checkout-product-title">
               {product.title}

@@ -6,7 +6,6 @@ import {
   Crown,
   DollarSign,
   Eye,
-  ImageOff,
   Package,
   PlayCircle,
   Plus,
@@ -19,6 +18,9 @@ import {
 } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
+import { EmptyState } from '../../components/empty-state.tsx';
+import { LIVE_BADGE_CLASS } from '../../components/product-card.tsx';
+import { ProductThumb } from '../../components/product-thumb.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
@@ -28,8 +30,6 @@ import { formatDate } from '../../lib/format-date.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useAuth } from '../../lib/session/use-auth.ts';
 import { facetsQueryOptions } from '../catalog/api.ts';
-import { EmptyState } from '../catalog/empty-state.tsx';
-import { LIVE_BADGE_CLASS } from '../catalog/product-card.tsx';
 import { ChatSettingsDialog } from '../moderation/chat-settings-dialog.tsx';
 import { ProPlanSummary } from '../subscribe/pro-plan-summary.tsx';
 import {
@@ -109,21 +109,7 @@ function ProductRow({
   return (
     <li>
       <Card className="flex items-center gap-4 p-3" data-testid="dashboard-product">
-        <div className="flex size-16 shrink-0 items-center justify-center overflow-hidden rounded-md bg-muted">
-          {product.imageUrl ? (
-            <img
-              src={product.imageUrl}
-              alt=""
-              width={64}
-              height={64}
-              loading="lazy"
-              decoding="async"
-              className="size-full object-cover"
-            />
-          ) : (
-            <ImageOff className="size-5 text-muted-foreground" aria-hidden="true" />
-          )}
-        </div>
+        <ProductThumb product={product} loading="lazy" />
         <div className="min-w-0 flex-1">
           <h3 className="truncate font-medium" data-testid="dashboard-product-title">
             {product.title}

@@ -13,6 +13,7 @@ import { useQuery } from '@tanstack/react-query';
 import { BadgePercent, ListVideo, Pin, PinOff, Plus, RotateCw, Search, Square, Trash2 } from 'lucide-react';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { Link } from 'react-router';
+import { ProductThumb } from '../../components/product-thumb.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
@@ -45,7 +46,6 @@ import {
   offerFieldErrors,
   offerFormToBody,
 } from './offer-form.ts';
-import { ProductThumb } from './room-checkout-sheet.tsx';
 import type { ShopState } from './shop-state.ts';
 import { useServerNow } from './use-room-shop.ts';
 

@@ -2,17 +2,13 @@ import { formatCents } from '@streamshop/contract/money.ts';
 import type { LiveOffer, RoomProduct } from '@streamshop/contract/shop.ts';
 import { ShoppingBag, Timer } from 'lucide-react';
 import { useState } from 'react';
+import { ProductThumb } from '../../components/product-thumb.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { formatCountdown } from '../../lib/countdown.ts';
 import { offerSecondsLeft, priceNow, runningOffer } from './offer-clock.ts';
-import {
-  type CheckoutRequest,
-  checkoutRequest,
-  ProductThumb,
-  RoomCheckoutSheet,
-} from './room-checkout-sheet.tsx';
+import { type CheckoutRequest, checkoutRequest, RoomCheckoutSheet } from './room-checkout-sheet.tsx';
 import { pinnedProducts, type ShopState } from './shop-state.ts';
 import { useServerNow } from './use-room-shop.ts';
 

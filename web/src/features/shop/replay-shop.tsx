@@ -2,6 +2,7 @@ import { formatCents } from '@streamshop/contract/money.ts';
 import { useQuery } from '@tanstack/react-query';
 import { ShoppingBag } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import { ProductThumb } from '../../components/product-thumb.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { cn } from '../../lib/cn.ts';
@@ -9,12 +10,7 @@ import { formatOffset } from '../live/chat-replay.ts';
 import { replayChaptersQueryOptions } from './api.ts';
 import { StockNote } from './pinned-products.tsx';
 import { chaptersAt, isChapterAt, markerPercent, type ReplayChapter } from './replay-chapters.ts';
-import {
-  type CheckoutRequest,
-  checkoutRequest,
-  ProductThumb,
-  RoomCheckoutSheet,
-} from './room-checkout-sheet.tsx';
+import { type CheckoutRequest, checkoutRequest, RoomCheckoutSheet } from './room-checkout-sheet.tsx';
 
 /** The replay's position and length, following the video element. */
 function usePlayback(video: HTMLVideoElement) {

@@ -1,9 +1,10 @@
 import { formatCents } from '@streamshop/contract/money.ts';
 import type { RoomProduct } from '@streamshop/contract/shop.ts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { AlertCircle, ImageOff, LogIn, PackageX, RotateCw, ShieldCheck } from 'lucide-react';
+import { AlertCircle, LogIn, PackageX, RotateCw, ShieldCheck } from 'lucide-react';
 import { type ReactNode, useId, useState } from 'react';
 import { Link } from 'react-router';
+import { ProductThumb } from '../../components/product-thumb.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from '../../components/ui/sheet.tsx';
@@ -29,32 +30,6 @@ export const checkoutRequest = (product: RoomProduct): CheckoutRequest => {
   openings += 1;
   return { product, opening: openings };
 };
-
-export function ProductThumb({
-  product,
-  size = 'md',
-}: {
-  product: Pick<RoomProduct, 'imageUrl'>;
-  size?: 'sm' | 'md';
-}) {
-  const box = size === 'sm' ? 'size-12' : 'size-16';
-  return (
-    <div className={`${box} flex shrink-0 items-center justify-center overflow-hidden rounded-md bg-muted`}>
-      {product.imageUrl ? (
-        <img
-          src={product.imageUrl}
-          alt=""
-          width={64}
-          height={64}
-          decoding="async"
-          className="size-full object-cover"
-        />
-      ) : (
-        <ImageOff className="size-5 text-muted-foreground" aria-hidden="true" />
-      )}
-    </div>
-  );
-}
 
 function SignInToBuy() {
   return (

@@ -2,14 +2,14 @@ import type { StorefrontResponse, StorefrontStream } from '@streamshop/contract/
 import { useQuery } from '@tanstack/react-query';
 import { Eye, Package, PlayCircle, ShoppingBag, Store, UserX, Video } from 'lucide-react';
 import { Link, useParams } from 'react-router';
+import { EmptyState } from '../../components/empty-state.tsx';
+import { PRODUCT_GRID_CLASS, ProductCard, ProductGridSkeleton } from '../../components/product-card.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
 import { usePageTitle } from '../../lib/page-title.ts';
-import { EmptyState } from '../catalog/empty-state.tsx';
-import { PRODUCT_GRID_CLASS, ProductCard, ProductGridSkeleton } from '../catalog/product-card.tsx';
 import { storefrontQueryOptions } from './api.ts';
 
 const PAGE_CLASS = 'mx-auto w-full max-w-7xl px-4 py-8 sm:px-6';

@@ -1,7 +1,7 @@
 import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Card } from '../../components/ui/card.tsx';
-import { cn } from '../../lib/cn.ts';
+import { cn } from '../lib/cn.ts';
+import { Card } from './ui/card.tsx';
 
 /** A dashed card with an icon, a heading and one line of help. */
 export function EmptyState({

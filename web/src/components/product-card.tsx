@@ -2,10 +2,10 @@ import type { Product } from '@streamshop/contract/catalog.ts';
 import { formatCents } from '@streamshop/contract/money.ts';
 import { ImageOff } from 'lucide-react';
 import { Link } from 'react-router';
-import { Badge } from '../../components/ui/badge.tsx';
-import { Button, buttonClasses } from '../../components/ui/button.tsx';
-import { Card } from '../../components/ui/card.tsx';
-import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { Badge } from './ui/badge.tsx';
+import { Button, buttonClasses } from './ui/button.tsx';
+import { Card } from './ui/card.tsx';
+import { Skeleton } from './ui/skeleton.tsx';
 
 /** Rendered size of a card image; the box keeps this ratio so nothing shifts while it loads. */
 export const CARD_IMAGE_SIZE = 400;
