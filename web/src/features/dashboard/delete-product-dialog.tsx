@@ -1,14 +1,5 @@
 import type { Product } from '@streamshop/contract/catalog.ts';
-import { Loader2 } from 'lucide-react';
-import { Button } from '../../components/ui/button.tsx';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '../../components/ui/dialog.tsx';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { errorMessage } from '../../lib/api/client.ts';
 import { errorToast } from '../../lib/error-toast.ts';
@@ -36,29 +27,17 @@ export function DeleteProductDialog({
   }
 
   return (
-    <Dialog open={product !== null} onOpenChange={onOpenChange}>
-      <DialogContent role="alertdialog" data-testid="delete-dialog">
-        <DialogHeader>
-          <DialogTitle>Delete Product</DialogTitle>
-          <DialogDescription>
-            Delete “{product?.title}”? Buyers will no longer see it. This cannot be undone.
-          </DialogDescription>
-        </DialogHeader>
-        <DialogFooter>
-          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={remove.isPending}>
-            Cancel
-          </Button>
-          <Button
-            variant="destructive"
-            onClick={confirm}
-            disabled={remove.isPending}
-            data-testid="delete-confirm"
-          >
-            {remove.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
-            Delete
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <ConfirmDialog
+      open={product !== null}
+      onOpenChange={onOpenChange}
+      title="Delete Product"
+      description={<>Delete “{product?.title}”? Buyers will no longer see it. This cannot be undone.</>}
+      cancelLabel="Cancel"
+      confirmLabel="Delete"
+      pending={remove.isPending}
+      onConfirm={confirm}
+      testId="delete-dialog"
+      confirmTestId="delete-confirm"
+    />
   );
 }

@@ -1,13 +1,4 @@
-import { Loader2 } from 'lucide-react';
-import { Button } from '../../components/ui/button.tsx';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '../../components/ui/dialog.tsx';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { errorMessage } from '../../lib/api/client.ts';
 import { errorToast } from '../../lib/error-toast.ts';
@@ -42,30 +33,22 @@ export function CancelSubscriptionDialog({
   }
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent role="alertdialog" data-testid="cancel-subscription-dialog">
-        <DialogHeader>
-          <DialogTitle>Cancel your Pro subscription?</DialogTitle>
-          <DialogDescription>
-            {until ? `You keep Pro until ${until}. ` : ''}After that your account returns to the free plan
-            with 99-second streams. Your streams and products stay safe.
-          </DialogDescription>
-        </DialogHeader>
-        <DialogFooter>
-          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={cancel.isPending}>
-            Keep Pro
-          </Button>
-          <Button
-            variant="destructive"
-            onClick={confirm}
-            disabled={cancel.isPending}
-            data-testid="cancel-subscription-confirm"
-          >
-            {cancel.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
-            Cancel subscription
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <ConfirmDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Cancel your Pro subscription?"
+      description={
+        <>
+          {until ? `You keep Pro until ${until}. ` : ''}After that your account returns to the free plan with
+          99-second streams. Your streams and products stay safe.
+        </>
+      }
+      cancelLabel="Keep Pro"
+      confirmLabel="Cancel subscription"
+      pending={cancel.isPending}
+      onConfirm={confirm}
+      testId="cancel-subscription-dialog"
+      confirmTestId="cancel-subscription-confirm"
+    />
   );
 }
