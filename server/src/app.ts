@@ -46,6 +46,7 @@ import { RoomHub } from './platform/room-hub.ts';
 import { SessionSockets } from './platform/session-sockets.ts';
 import { sessionsPlugin } from './platform/sessions.ts';
 import { socketCapPlugin } from './platform/socket-cap.ts';
+import { directoryStorage, type Storage, s3Storage } from './platform/storage.ts';
 import { memoryTokenBuckets, redisTokenBuckets, type TokenBuckets } from './platform/token-bucket.ts';
 
 /** Chat messages per user and room: a burst, then a steady rate (spec constants). */
@@ -69,6 +70,8 @@ export interface AppDeps {
   rateLimiter?: RateLimiter;
   /** Chat's per-user message buckets (default: in Redis when REDIS_URL is set, else in memory). */
   chatBuckets?: TokenBuckets;
+  /** Where media files are kept (default: S3 when configured, else DATA_DIR/media). */
+  storage?: Storage;
   bus?: Bus;
   /** Run the job that ends streams at their plan's limit (default true). */
   autoEnd?: boolean;
@@ -145,6 +148,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const redis =
     deps.redis ?? (config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined);
   const limiter = deps.rateLimiter ?? (redis ? redisRateLimiter(redis, 'streamshop:') : memoryRateLimiter());
+  const storage =
+    deps.storage ?? (config.s3 ? s3Storage(config.s3) : directoryStorage(path.join(config.dataDir, 'media')));
 
   const ownsBus = !deps.bus;
   const bus = deps.bus ?? (config.redisUrl ? redisBus(config.redisUrl, 'streamshop:') : memoryBus());
@@ -206,7 +211,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(authRoutes, { db: database.db, limiter });
   await app.register(oidcRoutes, { db: database.db, config, limiter });
   await app.register(catalogRoutes, { db: database.db, publicUrl: config.publicUrl });
-  await app.register(imageUploadRoutes, { mediaDir: path.join(config.dataDir, 'media'), limiter });
+  await app.register(imageUploadRoutes, { storage, limiter });
   await app.register(sellerRoutes, { db: database.db });
   await app.register(storefrontRoutes, { db: database.db });
   await app.register(seoRoutes, { publicUrl: config.publicUrl });

@@ -90,3 +90,33 @@ describe('RESTREAM_ALLOWED_HOSTS and SESSION_IDLE_TIMEOUT_HOURS', () => {
     expect(loadConfig(base).restreamAllowedHosts).toEqual([]);
   });
 });
+
+describe('S3_*', () => {
+  it('keeps media in the bucket when S3_BUCKET is set, and on disk otherwise', () => {
+    expect(loadConfig(base).s3).toBeUndefined();
+    expect(
+      loadConfig({
+        ...base,
+        S3_BUCKET: 'media',
+        S3_ENDPOINT: 'http://127.0.0.1:9000',
+        S3_ACCESS_KEY_ID: 'id',
+        S3_SECRET_ACCESS_KEY: 'secret',
+      }).s3,
+    ).toEqual({
+      bucket: 'media',
+      region: 'us-east-1',
+      endpoint: 'http://127.0.0.1:9000',
+      accessKeyId: 'id',
+      secretAccessKey: 'secret',
+    });
+  });
+
+  it.each([
+    [{ S3_BUCKET: 'media', S3_ACCESS_KEY_ID: 'id' }, 'both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY'],
+    [{ S3_ENDPOINT: 'http://127.0.0.1:9000' }, 'S3_BUCKET: is required'],
+    [{ S3_BUCKET: 'media', S3_ENDPOINT: 'not a url' }, 'S3_ENDPOINT'],
+  ])('refuses %o', (env, message) => {
+    expect(() => loadConfig({ ...base, ...env })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...base, ...env })).toThrow(message);
+  });
+});

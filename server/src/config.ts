@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { SOCKETS_PER_ADDRESS } from './platform/socket-cap.ts';
+import type { S3Settings } from './platform/storage.ts';
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optionalText = z.preprocess(emptyAsUndefined, z.string().optional());
@@ -67,6 +68,11 @@ const envSchema = z.object({
     emptyAsUndefined,
     z.coerce.number().int().positive().default(SOCKETS_PER_ADDRESS),
   ),
+  S3_BUCKET: optionalText,
+  S3_REGION: z.preprocess(emptyAsUndefined, z.string().default('us-east-1')),
+  S3_ENDPOINT: optionalUrl,
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
   SESSION_IDLE_TIMEOUT_HOURS: z.preprocess(
     emptyAsUndefined,
     z.coerce.number().positive().max(720).default(168),
@@ -167,6 +173,8 @@ export interface Config {
   socketsPerAddress: number;
   /** A session not used for this long ends (the 30-day absolute expiry still applies). */
   sessionIdleTimeoutMs: number;
+  /** Media (uploaded images) in an S3 bucket when S3_BUCKET is set; otherwise under DATA_DIR/media. */
+  s3: S3Settings | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -204,6 +212,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration:\n  NODE_ENV=production needs STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET: without them payments go to the offline test card provider, which accepts 4242 4242 4242 4242 as a real payment. Set ALLOW_TEST_PAYMENTS=true to run a production build on test payments anyway (the payment pages then say "Test mode").',
     );
   }
+  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError(
+      "Invalid configuration:\n  S3 needs both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY (or neither, for the SDK's own credentials)",
+    );
+  }
+  if (!e.S3_BUCKET && (e.S3_ENDPOINT || e.S3_ACCESS_KEY_ID)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  S3_BUCKET: is required when other S3_* settings are set',
+    );
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     env: e.NODE_ENV,
@@ -236,5 +254,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     restreamAllowedHosts: e.RESTREAM_ALLOWED_HOSTS,
     sessionIdleTimeoutMs: e.SESSION_IDLE_TIMEOUT_HOURS * 3_600_000,
     socketsPerAddress: e.SOCKETS_PER_ADDRESS,
+    s3: e.S3_BUCKET
+      ? {
+          bucket: e.S3_BUCKET,
+          region: e.S3_REGION,
+          endpoint: e.S3_ENDPOINT,
+          accessKeyId: e.S3_ACCESS_KEY_ID,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+        }
+      : undefined,
   };
 }

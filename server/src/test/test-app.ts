@@ -58,6 +58,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     stripe: undefined,
     allowTestPayments: false,
     restreamAllowedHosts: [],
+    s3: undefined,
     sessionIdleTimeoutMs: 7 * 24 * 3_600_000,
     socketsPerAddress: SOCKETS_PER_ADDRESS,
     ...overrides,

@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
 import {
   IMAGE_UPLOAD_TYPES,
@@ -10,9 +8,10 @@ import {
 import { errorBodySchema } from '@streamshop/contract/errors.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import sharp from 'sharp';
-import { AppError, badRequest, tooManyRequests } from '../../platform/errors.ts';
+import { AppError, badRequest, notFound, tooManyRequests } from '../../platform/errors.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
 import { SIGNED_IN, signedInUser } from '../../platform/sessions.ts';
+import type { Storage } from '../../platform/storage.ts';
 
 /** Longest side of a stored product image; larger uploads are scaled down. */
 const MAX_SIDE = 1200;
@@ -84,12 +83,27 @@ async function reencode(input: Buffer): Promise<Buffer> {
   }
 }
 
-export const imageUploadRoutes: FastifyPluginAsyncZod<{ mediaDir: string; limiter: RateLimiter }> = async (
+/** An uploaded image's name: a random UUID, so its bytes never change (cached for a year). */
+const UPLOAD_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.webp$/;
+
+export const imageUploadRoutes: FastifyPluginAsyncZod<{ storage: Storage; limiter: RateLimiter }> = async (
   app,
-  { mediaDir, limiter },
+  { storage, limiter },
 ) => {
   await app.register(fastifyMultipart, { limits: { fileSize: MAX_IMAGE_UPLOAD_BYTES, files: 1, fields: 5 } });
-  const uploadsDir = path.join(mediaDir, 'uploads');
+
+  // Served from the storage, so every instance serves every upload (local directory or S3).
+  app.get<{ Params: { name: string } }>('/media/uploads/:name', async (request, reply) => {
+    const { name } = request.params;
+    const object = UPLOAD_NAME.test(name) ? await storage.get(`uploads/${name}`) : undefined;
+    if (!object) throw notFound('No such image');
+    return reply
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('x-content-type-options', 'nosniff')
+      .header('content-length', object.size)
+      .type('image/webp')
+      .send(object.body);
+  });
 
   app.post(
     '/api/uploads/product-image',
@@ -136,9 +150,8 @@ export const imageUploadRoutes: FastifyPluginAsyncZod<{ mediaDir: string; limite
       }
       await detectFormat(raw);
       const webp = await reencode(raw);
-      await mkdir(uploadsDir, { recursive: true });
       const name = `${randomUUID()}.webp`;
-      await writeFile(path.join(uploadsDir, name), webp);
+      await storage.put(`uploads/${name}`, webp, 'image/webp');
       return reply.status(201).send({ url: `/media/uploads/${name}` });
     },
   );

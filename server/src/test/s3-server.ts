@@ -1,0 +1,75 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { S3Settings } from '../platform/storage.ts';
+import { freePort } from './ports.ts';
+
+const require = createRequire(import.meta.url);
+/** s3rver's command line (the package ships it as lib/cli.js, a commander program). */
+const CLI = require.resolve('@20minutes/s3rver/lib/cli.js');
+
+export interface S3Server {
+  /** Settings for a bucket that exists on this server. */
+  settings: S3Settings;
+  stop(): Promise<void>;
+}
+
+/**
+ * An S3 API server (s3rver: HTTP, SigV4-checked requests, objects on disk) in a child process on
+ * 127.0.0.1, with one bucket. Its access key pair is S3RVER / S3RVER.
+ */
+export async function startS3Server(bucket = 'streamshop-test'): Promise<S3Server> {
+  const port = await freePort();
+  const dir = mkdtempSync(path.join(tmpdir(), 'ss-s3-'));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      '-e',
+      `require(${JSON.stringify(CLI)}).parseAsync(process.argv.slice(1), { from: 'user' })`,
+      '--',
+      ...['-d', dir, '-a', '127.0.0.1', '-p', String(port), '--silent', '--configure-bucket', bucket],
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (text) => {
+    stderr += text;
+  });
+  const deadline = Date.now() + 15_000;
+  while (!(await accepts(port))) {
+    if (child.exitCode !== null) throw new Error(`s3rver exited: ${stderr}`);
+    if (Date.now() > deadline) throw new Error(`s3rver did not listen on ${port}: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    settings: {
+      bucket,
+      region: 'us-east-1',
+      endpoint: `http://127.0.0.1:${port}`,
+      accessKeyId: 'S3RVER',
+      secretAccessKey: 'S3RVER',
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
