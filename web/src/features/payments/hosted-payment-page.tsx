@@ -1,15 +1,15 @@
 import { formatCents } from '@streamshop/contract/money.ts';
-import type { LocalHostedPayment } from '@streamshop/contract/payments.ts';
 import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2, Clock, Link2Off, ShieldCheck } from 'lucide-react';
 import { useParams } from 'react-router';
+import { PaymentForm } from '../../components/payment-form/payment-form.tsx';
 import { buttonClasses } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader } from '../../components/ui/card.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
-import { apiGet, parseApiError } from '../../lib/api/client.ts';
+import { parseApiError } from '../../lib/api/client.ts';
+import { hostedPaymentQueryOptions } from '../../lib/api/payments.ts';
 import { errorToast } from '../../lib/error-toast.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
-import { PaymentForm } from './payment-form.tsx';
 
 const PAGE_CLASS = 'mx-auto grid w-full max-w-md gap-6 px-4 py-12 sm:px-6';
 
@@ -20,12 +20,7 @@ const PAGE_CLASS = 'mx-auto grid w-full max-w-md gap-6 px-4 py-12 sm:px-6';
 export function HostedPaymentPage() {
   const { id = '' } = useParams();
   usePageTitle('Secure payment');
-  const payment = useQuery({
-    queryKey: ['/api/payments/local/hosted', id],
-    queryFn: () => apiGet<LocalHostedPayment>(`/api/payments/local/hosted/${encodeURIComponent(id)}`),
-    staleTime: Number.POSITIVE_INFINITY,
-    retry: false,
-  });
+  const payment = useQuery(hostedPaymentQueryOptions(id));
 
   if (payment.isPending) {
     return (

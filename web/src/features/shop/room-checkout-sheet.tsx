@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { AlertCircle, LogIn, PackageX, RotateCw, ShieldCheck } from 'lucide-react';
 import { type ReactNode, useId, useState } from 'react';
 import { Link } from 'react-router';
+import { PaymentForm, PaymentFormSkeleton } from '../../components/payment-form/payment-form.tsx';
 import { ProductThumb } from '../../components/product-thumb.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
@@ -15,7 +16,6 @@ import { useAuth } from '../../lib/session/use-auth.ts';
 import { invalidateAfterPurchase } from '../checkout/api.ts';
 import { checkoutTotals } from '../checkout/checkout-totals.ts';
 import { ReservationNote, SummaryLine } from '../checkout/order-summary-parts.tsx';
-import { PaymentForm, PaymentFormSkeleton } from '../payments/payment-form.tsx';
 import { roomCheckoutQueryOptions } from './api.ts';
 
 /** What the room asks the sheet to sell: the product and a number unique to this opening. */

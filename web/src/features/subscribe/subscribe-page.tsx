@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { AlertCircle, ArrowLeft, Check, Crown, Quote, RotateCw, ShieldCheck, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { PaymentForm } from '../../components/payment-form/payment-form.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
@@ -15,7 +16,6 @@ import { errorToast } from '../../lib/error-toast.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useAuth } from '../../lib/session/use-auth.ts';
 import { useRedirectSignedOut } from '../../lib/session/use-redirect-signed-out.ts';
-import { PaymentForm } from '../payments/payment-form.tsx';
 import { SUBSCRIPTION_URL, subscriptionSessionQueryOptions } from './api.ts';
 import { PLAN_FEATURES, type PlanFeature, PRO_FAQS, PRO_HIGHLIGHTS } from './plan-features.ts';
 

@@ -2,7 +2,7 @@ import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-
 import { loadStripe, type Stripe } from '@stripe/stripe-js';
 import { AlertCircle, CircleCheck, Loader2, Lock } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { Button } from '../../components/ui/button.tsx';
+import { Button } from '../ui/button.tsx';
 import { GENERIC_PAYMENT_FAILURE, type PaymentFormProps } from './payment-form-props.ts';
 
 // One Stripe.js instance per key for the whole visit; loadStripe injects its script only once.

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { AlertCircle, RotateCw } from 'lucide-react';
 import { lazy, Suspense } from 'react';
-import { Button } from '../../components/ui/button.tsx';
-import { Skeleton } from '../../components/ui/skeleton.tsx';
-import { paymentConfigQueryOptions } from './api.ts';
+import { paymentConfigQueryOptions } from '../../lib/api/payments.ts';
+import { Button } from '../ui/button.tsx';
+import { Skeleton } from '../ui/skeleton.tsx';
 import { LocalCardForm } from './local-card-form.tsx';
 import type { PaymentFormProps } from './payment-form-props.ts';
 

@@ -1,6 +1,11 @@
-import type { LocalCard, LocalPaymentResult, PaymentConfig } from '@streamshop/contract/payments.ts';
+import type {
+  LocalCard,
+  LocalHostedPayment,
+  LocalPaymentResult,
+  PaymentConfig,
+} from '@streamshop/contract/payments.ts';
 import { queryOptions, useMutation } from '@tanstack/react-query';
-import { apiGet, apiPost } from '../../lib/api/client.ts';
+import { apiGet, apiPost } from './client.ts';
 
 // Only types come from the contract's payments module: its zod schemas stay out of this bundle.
 
@@ -25,3 +30,15 @@ export function useAuthenticateLocalPaymentMutation() {
       apiPost<LocalPaymentResult>('/api/payments/local/authenticate', body),
   });
 }
+
+/**
+ * GET /api/payments/local/hosted/:id: the local provider's hosted payment (404 for an unknown
+ * link). Read once per visit: never stale, never retried.
+ */
+export const hostedPaymentQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: ['/api/payments/local/hosted', id],
+    queryFn: () => apiGet<LocalHostedPayment>(`/api/payments/local/hosted/${encodeURIComponent(id)}`),
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });

@@ -1,11 +1,14 @@
 import type { LocalPaymentResult } from '@streamshop/contract/payments.ts';
 import { CircleCheck, CreditCard, Loader2, Lock } from 'lucide-react';
 import { type ChangeEvent, type FormEvent, useId, useLayoutEffect, useRef, useState } from 'react';
-import { Button } from '../../components/ui/button.tsx';
-import { Input } from '../../components/ui/input.tsx';
-import { Label } from '../../components/ui/label.tsx';
 import { errorMessage, extractFieldErrors, parseApiError } from '../../lib/api/client.ts';
-import { useAuthenticateLocalPaymentMutation, useConfirmLocalPaymentMutation } from './api.ts';
+import {
+  useAuthenticateLocalPaymentMutation,
+  useConfirmLocalPaymentMutation,
+} from '../../lib/api/payments.ts';
+import { Button } from '../ui/button.tsx';
+import { Input } from '../ui/input.tsx';
+import { Label } from '../ui/label.tsx';
 import { AuthenticationDialog } from './authentication-dialog.tsx';
 import { formatCvc } from './card-cvc.ts';
 import { formatExpiry } from './card-expiry.ts';

@@ -1,5 +1,5 @@
 import { Loader2, ShieldCheck } from 'lucide-react';
-import { Button } from '../../components/ui/button.tsx';
+import { Button } from '../ui/button.tsx';
 import {
   Dialog,
   DialogContent,
@@ -7,7 +7,7 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../components/ui/dialog.tsx';
+} from '../ui/dialog.tsx';
 
 /**
  * The card issuer's extra confirmation step (3-D Secure) as the local provider simulates it.
