@@ -7,6 +7,8 @@ import type { LucideIcon } from 'lucide-react';
 import { AlertCircle, ArrowLeft, Link2Off, PackageX, RotateCw, ShieldCheck } from 'lucide-react';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { checkoutTotals } from '../../components/order-summary/checkout-totals.ts';
+import { ReservationNote, SummaryLine } from '../../components/order-summary/order-summary-parts.tsx';
 import { PaymentForm } from '../../components/payment-form/payment-form.tsx';
 import { ProductThumb } from '../../components/product-thumb.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
@@ -14,13 +16,15 @@ import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
+import {
+  checkoutProductQueryOptions,
+  checkoutSessionQueryOptions,
+  invalidateAfterPurchase,
+} from '../../lib/api/checkout.ts';
 import { errorToast } from '../../lib/error-toast.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useRedirectSignedOut } from '../../lib/session/use-redirect-signed-out.ts';
-import { checkoutProductQueryOptions, checkoutSessionQueryOptions, invalidateAfterPurchase } from './api.ts';
-import { checkoutTotals } from './checkout-totals.ts';
 import { checkoutView } from './checkout-view.ts';
-import { ReservationNote, SummaryLine } from './order-summary-parts.tsx';
 import { isProductId } from './product-id.ts';
 
 const PAGE_CLASS = 'mx-auto w-full max-w-6xl px-4 py-10 sm:px-6';

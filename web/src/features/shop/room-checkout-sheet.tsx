@@ -4,18 +4,18 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { AlertCircle, LogIn, PackageX, RotateCw, ShieldCheck } from 'lucide-react';
 import { type ReactNode, useId, useState } from 'react';
 import { Link } from 'react-router';
+import { checkoutTotals } from '../../components/order-summary/checkout-totals.ts';
+import { ReservationNote, SummaryLine } from '../../components/order-summary/order-summary-parts.tsx';
 import { PaymentForm, PaymentFormSkeleton } from '../../components/payment-form/payment-form.tsx';
 import { ProductThumb } from '../../components/product-thumb.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from '../../components/ui/sheet.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
+import { invalidateAfterPurchase } from '../../lib/api/checkout.ts';
 import { errorMessage, parseApiError } from '../../lib/api/client.ts';
 import { errorToast } from '../../lib/error-toast.ts';
 import { useAuth } from '../../lib/session/use-auth.ts';
-import { invalidateAfterPurchase } from '../checkout/api.ts';
-import { checkoutTotals } from '../checkout/checkout-totals.ts';
-import { ReservationNote, SummaryLine } from '../checkout/order-summary-parts.tsx';
 import { roomCheckoutQueryOptions } from './api.ts';
 
 /** What the room asks the sheet to sell: the product and a number unique to this opening. */

@@ -1,7 +1,7 @@
 import type { Product } from '@streamshop/contract/catalog.ts';
 import type { PaymentSession } from '@streamshop/contract/payments.ts';
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
-import { apiGet, apiPost } from '../../lib/api/client.ts';
+import { apiGet, apiPost } from './client.ts';
 
 /** GET /api/products/:id (spec section 7: only when signed in, not retried). */
 export const checkoutProductQueryOptions = (productId: string) =>
