@@ -8,7 +8,7 @@ import { LIVE_BADGE_CLASS } from '../../components/product-card.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
-import { liveStreamsQueryOptions } from './api.ts';
+import { liveStreamsQueryOptions } from '../../lib/api/catalog.ts';
 
 /**
  * Seconds left in a live stream: its duration minus the time since it was created (or its end

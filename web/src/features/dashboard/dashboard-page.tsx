@@ -26,18 +26,18 @@ import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
-import { formatDate } from '../../lib/format-date.ts';
-import { usePageTitle } from '../../lib/page-title.ts';
-import { useAuth } from '../../lib/session/use-auth.ts';
-import { facetsQueryOptions } from '../catalog/api.ts';
-import { ChatSettingsDialog } from '../moderation/chat-settings-dialog.tsx';
-import { ProPlanSummary } from '../subscribe/pro-plan-summary.tsx';
+import { facetsQueryOptions } from '../../lib/api/catalog.ts';
 import {
   analyticsQueryOptions,
   myProductsQueryOptions,
   myStreamsQueryOptions,
   ordersQueryOptions,
-} from './api.ts';
+} from '../../lib/api/dashboard.ts';
+import { formatDate } from '../../lib/format-date.ts';
+import { usePageTitle } from '../../lib/page-title.ts';
+import { useAuth } from '../../lib/session/use-auth.ts';
+import { ChatSettingsDialog } from '../moderation/chat-settings-dialog.tsx';
+import { ProPlanSummary } from '../subscribe/pro-plan-summary.tsx';
 import { DeleteProductDialog } from './delete-product-dialog.tsx';
 import { ProductDialog } from './product-dialog.tsx';
 import { StreamStatsSummary } from './stream-stats.tsx';

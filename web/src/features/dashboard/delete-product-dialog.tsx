@@ -2,8 +2,8 @@ import type { Product } from '@streamshop/contract/catalog.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { errorMessage } from '../../lib/api/client.ts';
+import { useDeleteProductMutation } from '../../lib/api/dashboard.ts';
 import { errorToast } from '../../lib/error-toast.ts';
-import { useDeleteProductMutation } from './api.ts';
 
 /** Asks before deleting; success and failure toasts as in spec section 8. */
 export function DeleteProductDialog({

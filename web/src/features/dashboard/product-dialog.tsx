@@ -22,9 +22,9 @@ import {
 } from '../../components/ui/select.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { errorMessage, extractFieldErrors } from '../../lib/api/client.ts';
+import { useSaveProductMutation, useUploadImageMutation } from '../../lib/api/dashboard.ts';
 import { cn } from '../../lib/cn.ts';
 import { errorToast } from '../../lib/error-toast.ts';
-import { useSaveProductMutation, useUploadImageMutation } from './api.ts';
 import {
   emptyProductForm,
   formValuesToBody,

@@ -3,7 +3,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../app/query-client.ts';
-import { myStreamStatsQueryOptions } from './api.ts';
+import { myStreamStatsQueryOptions } from '../../lib/api/dashboard.ts';
 import { StreamStatsSummary, streamStatsFigures } from './stream-stats.tsx';
 
 const stats: StreamStats = {

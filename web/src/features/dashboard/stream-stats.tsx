@@ -2,8 +2,8 @@ import { formatCents } from '@streamshop/contract/money.ts';
 import type { StreamSales, StreamStats } from '@streamshop/contract/stream-stats.ts';
 import { useQuery } from '@tanstack/react-query';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { myStreamStatsQueryOptions } from '../../lib/api/dashboard.ts';
 import { cn } from '../../lib/cn.ts';
-import { myStreamStatsQueryOptions } from './api.ts';
 
 const count = (n: number, one: string, many: string) =>
   `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;

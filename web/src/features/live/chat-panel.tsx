@@ -7,9 +7,9 @@ import { Link, useParams } from 'react-router';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { Input } from '../../components/ui/input.tsx';
+import { roomRoleQueryOptions } from '../../lib/api/moderation.ts';
 import { cn } from '../../lib/cn.ts';
 import { useAuth } from '../../lib/session/use-auth.ts';
-import { roomRoleQueryOptions } from '../moderation/api.ts';
 import { draftAfterError, type RoomError } from './chat-state.ts';
 import { PurchaseLine } from './purchase-line.tsx';
 

@@ -22,14 +22,14 @@ import {
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { errorMessage, extractFieldErrors } from '../../lib/api/client.ts';
-import { errorToast } from '../../lib/error-toast.ts';
 import {
   chatSettingsQueryOptions,
   moderatorsQueryOptions,
   useAddModeratorMutation,
   useRemoveModeratorMutation,
   useSaveChatSettingsMutation,
-} from './api.ts';
+} from '../../lib/api/moderation.ts';
+import { errorToast } from '../../lib/error-toast.ts';
 import {
   blockedWordsError,
   formatBlockedWords,

@@ -30,11 +30,11 @@ import { Label } from '../../components/ui/label.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { errorMessage, extractFieldErrors, parseApiError } from '../../lib/api/client.ts';
+import { myProductsQueryOptions } from '../../lib/api/dashboard.ts';
+import { storefrontQueryOptions } from '../../lib/api/storefront.ts';
 import { cn } from '../../lib/cn.ts';
 import { formatCountdown } from '../../lib/countdown.ts';
 import { errorToast } from '../../lib/error-toast.ts';
-import { myProductsQueryOptions } from '../dashboard/api.ts';
-import { storefrontQueryOptions } from '../storefront/api.ts';
 import { type ShopChange, useShopChangeMutation } from './api.ts';
 import { offerSecondsLeft, runningOffer } from './offer-clock.ts';
 import {

@@ -9,8 +9,8 @@ import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
+import { storefrontQueryOptions } from '../../lib/api/storefront.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
-import { storefrontQueryOptions } from './api.ts';
 
 const PAGE_CLASS = 'mx-auto w-full max-w-7xl px-4 py-8 sm:px-6';
 

@@ -1,7 +1,7 @@
 import type { ExploreResponse, FacetsResponse, Stream } from '@streamshop/contract/catalog.ts';
 import { LIVE_LIST_REFRESH_MS } from '@streamshop/contract/constants.ts';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { apiGet } from '../../lib/api/client.ts';
+import { apiGet } from './client.ts';
 
 // Only types come from the contract's catalog module: its zod schemas stay out of this bundle.
 

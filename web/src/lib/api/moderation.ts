@@ -1,6 +1,6 @@
 import type { ChatSettings, ChatSettingsBody, Moderator, RoomRole } from '@streamshop/contract/moderation.ts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiDelete, apiGet, apiPost, apiPut } from '../../lib/api/client.ts';
+import { apiDelete, apiGet, apiPost, apiPut } from './client.ts';
 
 // The default query function GETs the key joined with '/', so these keys are the URLs.
 export const moderatorsQueryOptions = queryOptions({

@@ -1,6 +1,6 @@
 import type { StorefrontResponse } from '@streamshop/contract/catalog.ts';
 import { queryOptions } from '@tanstack/react-query';
-import { apiGet } from '../../lib/api/client.ts';
+import { apiGet } from './client.ts';
 
 export const storefrontQueryOptions = (handle: string) =>
   queryOptions({

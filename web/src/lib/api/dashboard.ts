@@ -1,7 +1,7 @@
 import type { Analytics, Order, Product, ProductBody, Stream } from '@streamshop/contract/catalog.ts';
 import type { MyStreamStats } from '@streamshop/contract/stream-stats.ts';
 import { type QueryClient, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiDelete, apiGet, apiPost, apiPut, throwIfNotOk } from '../../lib/api/client.ts';
+import { apiDelete, apiGet, apiPost, apiPut, throwIfNotOk } from './client.ts';
 
 // The default query function GETs the key joined with '/', so these keys are the URLs.
 export const analyticsQueryOptions = queryOptions({
