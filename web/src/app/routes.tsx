@@ -101,7 +101,7 @@ export const routes: RouteObject[] = [
           {
             path: 'dashboard',
             lazy: async () => ({
-              Component: (await import('../features/dashboard/dashboard-page.tsx')).DashboardPage,
+              Component: (await import('./dashboard-route.tsx')).DashboardRoute,
             }),
           },
         ],

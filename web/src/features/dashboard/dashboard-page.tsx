@@ -16,7 +16,7 @@ import {
   Trash2,
   Video,
 } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import { type ComponentType, type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { LIVE_BADGE_CLASS } from '../../components/product-card.tsx';
@@ -36,8 +36,6 @@ import {
 import { formatDate } from '../../lib/format-date.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useAuth } from '../../lib/session/use-auth.ts';
-import { ChatSettingsDialog } from '../moderation/chat-settings-dialog.tsx';
-import { ProPlanSummary } from '../subscribe/pro-plan-summary.tsx';
 import { DeleteProductDialog } from './delete-product-dialog.tsx';
 import { ProductDialog } from './product-dialog.tsx';
 import { StreamStatsSummary } from './stream-stats.tsx';
@@ -226,8 +224,18 @@ function TabPanelHeader({ title, children }: { title: string; children?: ReactNo
   );
 }
 
-/** Seller dashboard; the route only renders it for signed-in users. */
-export function DashboardPage() {
+/**
+ * Seller dashboard; the route only renders it for signed-in users. The app layer hands in what
+ * other features draw here: the Pro plan's row and the chat settings dialog.
+ */
+export function DashboardPage({
+  PlanSummary,
+  ChatSettingsDialog,
+}: {
+  /** Shown to pro users above the figures. */
+  PlanSummary: ComponentType;
+  ChatSettingsDialog: ComponentType<{ open: boolean; onOpenChange: (open: boolean) => void }>;
+}) {
   usePageTitle('Dashboard');
   const { user } = useAuth();
   const analytics = useQuery(analyticsQueryOptions);
@@ -284,7 +292,7 @@ export function DashboardPage() {
         </div>
       </header>
 
-      {user?.plan === 'pro' ? <ProPlanSummary /> : null}
+      {user?.plan === 'pro' ? <PlanSummary /> : null}
 
       <section aria-label="Statistics" className="mb-10 grid grid-cols-2 gap-4 lg:grid-cols-4">
         <StatCard
