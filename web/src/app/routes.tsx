@@ -112,7 +112,7 @@ export const routes: RouteObject[] = [
           {
             path: 'golive',
             lazy: async () => ({
-              Component: (await import('../features/live/go-live-page.tsx')).GoLivePage,
+              Component: (await import('../features/room/go-live-page.tsx')).GoLivePage,
             }),
           },
         ],
@@ -126,7 +126,7 @@ export const routes: RouteObject[] = [
       {
         path: 'room/:name',
         lazy: async () => ({
-          Component: (await import('../features/live/room-page.tsx')).RoomPage,
+          Component: (await import('../features/room/room-page.tsx')).RoomPage,
         }),
       },
       {

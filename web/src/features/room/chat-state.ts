@@ -1,5 +1,5 @@
 import type { ChatMessage, ServerMessage } from '@streamshop/contract/live.ts';
-import { parseShopEvent } from '../shop/shop-state.ts';
+import { parseShopEvent } from './shop-state.ts';
 
 /** Messages the panel keeps; older ones scroll away (the server keeps the history). */
 export const CHAT_KEPT_MESSAGES = 200;

@@ -1,9 +1,9 @@
 import type { ClientMessage, ServerMessage } from '@streamshop/contract/live.ts';
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { type ConnectionStatus, RealtimeSocket } from '../../lib/realtime.ts';
-import { isShopEvent } from '../shop/shop-state.ts';
-import { useRoomShop } from '../shop/use-room-shop.ts';
 import { initialRoomState, parseServerMessage, roomReducer } from './chat-state.ts';
+import { isShopEvent } from './shop-state.ts';
+import { useRoomShop } from './use-room-shop.ts';
 
 /** How long a server error (rate limit, muted...) stays under the chat input. */
 const ERROR_VISIBLE_MS = 5000;

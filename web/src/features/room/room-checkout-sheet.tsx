@@ -16,7 +16,7 @@ import { invalidateAfterPurchase } from '../../lib/api/checkout.ts';
 import { errorMessage, parseApiError } from '../../lib/api/client.ts';
 import { errorToast } from '../../lib/error-toast.ts';
 import { useAuth } from '../../lib/session/use-auth.ts';
-import { roomCheckoutQueryOptions } from './api.ts';
+import { roomCheckoutQueryOptions } from './shop-api.ts';
 
 /** What the room asks the sheet to sell: the product and a number unique to this opening. */
 export interface CheckoutRequest {

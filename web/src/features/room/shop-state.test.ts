@@ -1,6 +1,6 @@
 import type { RoomProduct, RoomShop } from '@streamshop/contract/shop.ts';
 import { describe, expect, it } from 'vitest';
-import { parseServerMessage } from '../live/chat-state.ts';
+import { parseServerMessage } from './chat-state.ts';
 import {
   initialKnownShop,
   type KnownShop,
