@@ -1,7 +1,11 @@
 import type { Stream } from '@streamshop/contract/catalog.ts';
-import type { CreateRoomBody } from '@streamshop/contract/live.ts';
+import type { ChatReplay, CreateRoomBody } from '@streamshop/contract/live.ts';
+import type { PaymentSession } from '@streamshop/contract/payments.ts';
+import type { ReplayChapters, RoomShop, StartOfferBody } from '@streamshop/contract/shop.ts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiGet, apiPost } from '../../lib/api/client.ts';
+import { apiDelete, apiGet, apiPost } from '../../lib/api/client.ts';
+
+const room = (roomName: string) => `/api/streams/${encodeURIComponent(roomName)}`;
 
 export const streamQueryKey = (roomName: string) => ['/api/streams', roomName] as const;
 
@@ -26,3 +30,87 @@ export function useStreamControlMutation(roomName: string, action: 'start' | 'en
     onSuccess: (stream) => queryClient.setQueryData(streamQueryKey(roomName), stream),
   });
 }
+
+/** GET /api/streams/{name}/chat-replay: the stream's chat with each message's moment in the replay. */
+export const chatReplayQueryOptions = (roomName: string) =>
+  queryOptions({
+    queryKey: ['/api/streams', roomName, 'chat-replay'],
+    queryFn: () => apiGet<ChatReplay>(`${room(roomName)}/chat-replay`),
+  });
+
+export const roomShopQueryKey = (roomName: string) => ['/api/streams', roomName, 'shop'] as const;
+
+/** GET /api/streams/:name/shop: the lineup, the pinned products and the running offer. */
+export const roomShopQueryOptions = (roomName: string) =>
+  queryOptions({
+    queryKey: roomShopQueryKey(roomName),
+    queryFn: () => apiGet<RoomShop>(`${room(roomName)}/shop`),
+  });
+
+export const replayChaptersQueryKey = (roomName: string) => ['/api/streams', roomName, 'chapters'] as const;
+
+/** GET /api/streams/:name/chapters: when each product was pinned, for the replay. */
+export const replayChaptersQueryOptions = (roomName: string) =>
+  queryOptions({
+    queryKey: replayChaptersQueryKey(roomName),
+    queryFn: () => apiGet<ReplayChapters>(`${room(roomName)}/chapters`),
+  });
+
+/** What the seller or a moderator can change in the room's shop. */
+export type ShopChange =
+  | { kind: 'add'; productId: string }
+  | { kind: 'remove'; productId: string }
+  | { kind: 'pin'; productId: string }
+  | { kind: 'unpin'; productId: string }
+  | { kind: 'start-offer'; offer: StartOfferBody }
+  | { kind: 'end-offer' };
+
+function sendChange(roomName: string, change: ShopChange): Promise<RoomShop> {
+  const base = room(roomName);
+  switch (change.kind) {
+    case 'add':
+      return apiPost(`${base}/lineup`, { productId: change.productId });
+    case 'remove':
+      return apiDelete(`${base}/lineup/${encodeURIComponent(change.productId)}`);
+    case 'pin':
+      return apiPost(`${base}/pins`, { productId: change.productId });
+    case 'unpin':
+      return apiDelete(`${base}/pins/${encodeURIComponent(change.productId)}`);
+    case 'start-offer':
+      return apiPost(`${base}/offers`, change.offer);
+    case 'end-offer':
+      return apiPost(`${base}/offers/end`);
+  }
+}
+
+/** Each change answers the new shop; it goes into the cache (every viewer also gets it on the socket). */
+export function useShopChangeMutation(roomName: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (change: ShopChange) => sendChange(roomName, change),
+    onSuccess: (shop) => queryClient.setQueryData(roomShopQueryKey(roomName), shop),
+  });
+}
+
+export interface RoomCheckout {
+  productId: string;
+  roomName: string;
+  showBuyer: boolean;
+  /** A new number per opening of the checkout sheet, so each opening asks for its own session. */
+  opening: number;
+}
+
+/**
+ * POST /api/checkout/:id from a room or its replay, once per opening of the sheet (and again
+ * when the buyer changes whether their name is shown): never stale, never retried, dropped
+ * from the cache once the sheet closes.
+ */
+export const roomCheckoutQueryOptions = ({ productId, roomName, showBuyer, opening }: RoomCheckout) =>
+  queryOptions({
+    queryKey: ['room-checkout', productId, roomName, showBuyer, opening],
+    queryFn: () =>
+      apiPost<PaymentSession>(`/api/checkout/${encodeURIComponent(productId)}`, { roomName, showBuyer }),
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 0,
+    retry: false,
+  });

@@ -1,10 +1,9 @@
-import type { ChatReplay } from '@streamshop/contract/live.ts';
 import { useQuery } from '@tanstack/react-query';
 import { History, ShoppingBag } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Card } from '../../components/ui/card.tsx';
-import { apiGet } from '../../lib/api/client.ts';
 import { cn } from '../../lib/cn.ts';
+import { chatReplayQueryOptions } from './api.ts';
 import { formatOffset, messagesUpTo } from './chat-replay.ts';
 
 /** Beside the replay: the stream's chat as it was at the video's current moment. */
@@ -19,10 +18,7 @@ export function ChatReplayPanel({
   hostHandle: string;
   className?: string;
 }) {
-  const replay = useQuery({
-    queryKey: ['/api/streams', roomName, 'chat-replay'],
-    queryFn: () => apiGet<ChatReplay>(`/api/streams/${encodeURIComponent(roomName)}/chat-replay`),
-  });
+  const replay = useQuery(chatReplayQueryOptions(roomName));
   const [seconds, setSeconds] = useState(video.currentTime);
   useEffect(() => {
     const update = () => setSeconds(video.currentTime);

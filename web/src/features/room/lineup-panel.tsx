@@ -35,6 +35,7 @@ import { storefrontQueryOptions } from '../../lib/api/storefront.ts';
 import { cn } from '../../lib/cn.ts';
 import { formatCountdown } from '../../lib/countdown.ts';
 import { errorToast } from '../../lib/error-toast.ts';
+import { type ShopChange, useShopChangeMutation } from './api.ts';
 import { offerSecondsLeft, runningOffer } from './offer-clock.ts';
 import {
   defaultOfferValues,
@@ -45,7 +46,6 @@ import {
   offerFieldErrors,
   offerFormToBody,
 } from './offer-form.ts';
-import { type ShopChange, useShopChangeMutation } from './shop-api.ts';
 import type { ShopState } from './shop-state.ts';
 import { useServerNow } from './use-room-shop.ts';
 

@@ -6,11 +6,11 @@ import { ProductThumb } from '../../components/product-thumb.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { cn } from '../../lib/cn.ts';
+import { replayChaptersQueryOptions } from './api.ts';
 import { formatOffset } from './chat-replay.ts';
 import { StockNote } from './pinned-products.tsx';
 import { chaptersAt, isChapterAt, markerPercent, type ReplayChapter } from './replay-chapters.ts';
 import { type CheckoutRequest, checkoutRequest, RoomCheckoutSheet } from './room-checkout-sheet.tsx';
-import { replayChaptersQueryOptions } from './shop-api.ts';
 
 /** The replay's position and length, following the video element. */
 function usePlayback(video: HTMLVideoElement) {

@@ -16,7 +16,7 @@ import { invalidateAfterPurchase } from '../../lib/api/checkout.ts';
 import { errorMessage, parseApiError } from '../../lib/api/client.ts';
 import { errorToast } from '../../lib/error-toast.ts';
 import { useAuth } from '../../lib/session/use-auth.ts';
-import { roomCheckoutQueryOptions } from './shop-api.ts';
+import { replayChaptersQueryKey, roomCheckoutQueryOptions } from './api.ts';
 
 /** What the room asks the sheet to sell: the product and a number unique to this opening. */
 export interface CheckoutRequest {
@@ -78,7 +78,7 @@ function CheckoutBody({
   const paid = () => {
     toast({ title: 'Payment Successful', description: `Thank you! ${product.title} is in your orders.` });
     void invalidateAfterPurchase(queryClient);
-    void queryClient.invalidateQueries({ queryKey: ['/api/streams', roomName, 'chapters'] });
+    void queryClient.invalidateQueries({ queryKey: replayChaptersQueryKey(roomName) });
     onPaid();
   };
   const failed = (message: string) => errorToast('Payment Failed', message);

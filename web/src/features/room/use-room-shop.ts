@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import type { ConnectionStatus } from '../../lib/realtime.ts';
 import { useNow } from '../../lib/use-now.ts';
+import { roomShopQueryOptions } from './api.ts';
 import { serverClockOffsetMs } from './offer-clock.ts';
-import { roomShopQueryOptions } from './shop-api.ts';
 import { initialKnownShop, type ShopState, shopReducer } from './shop-state.ts';
 
 /**
