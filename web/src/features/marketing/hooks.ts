@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 
 const REDUCED_MOTION_QUERY = '(prefers-reduced-motion: reduce)';
 
@@ -65,31 +65,4 @@ export function useRandomTimer(
     schedule(firstMs ?? randomBetween(minMs, maxMs));
     return () => clearTimeout(timer);
   }, [minMs, maxMs, firstMs, enabled]);
-}
-
-/**
- * Runs `callback` once after `delayMs`, and returns a function that starts it. Starting again
- * replaces the pending run; unmounting cancels it.
- */
-export function useDelayedAction(delayMs: number): {
-  schedule: (callback: () => void) => void;
-  cancel: () => void;
-} {
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const cancel = useCallback(() => {
-    if (timer.current !== undefined) clearTimeout(timer.current);
-    timer.current = undefined;
-  }, []);
-  const schedule = useCallback(
-    (callback: () => void) => {
-      cancel();
-      timer.current = setTimeout(() => {
-        timer.current = undefined;
-        callback();
-      }, delayMs);
-    },
-    [cancel, delayMs],
-  );
-  useEffect(() => cancel, [cancel]);
-  return { schedule, cancel };
 }

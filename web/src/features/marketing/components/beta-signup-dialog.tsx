@@ -13,9 +13,9 @@ import { Input } from '../../../components/ui/input.tsx';
 import { Label } from '../../../components/ui/label.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
 import { errorToast } from '../../../lib/error-toast.ts';
+import { useFormDialogFlow } from '../../../lib/use-form-dialog-flow.ts';
 import { useBetaSignupMutation } from '../api.ts';
 import { discFormErrorMessage, submittedEmail } from '../form-helpers.ts';
-import { useDelayedAction } from '../hooks.ts';
 import { BETA_TOAST_MS, SUCCESS_VIEW_MS } from '../timings.ts';
 import { type BetaDialogTexts, JOIN_BETA_TEXTS } from './beta-texts.ts';
 
@@ -36,21 +36,19 @@ export function BetaSignupDialog({
 }) {
   const emailId = useId();
   const [email, setEmail] = useState('');
-  const [succeeded, setSucceeded] = useState(false);
   const signup = useBetaSignupMutation();
-  const closeLater = useDelayedAction(SUCCESS_VIEW_MS);
-
-  const reset = () => {
-    closeLater.cancel();
-    setSucceeded(false);
-    setEmail('');
-    signup.reset();
-  };
-
-  const handleOpenChange = (next: boolean) => {
-    if (!next) reset();
-    onOpenChange(next);
-  };
+  const {
+    answer: succeeded,
+    succeed,
+    handleOpenChange,
+  } = useFormDialogFlow<true>({
+    successViewMs: SUCCESS_VIEW_MS,
+    onOpenChange,
+    reset: () => {
+      setEmail('');
+      signup.reset();
+    },
+  });
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -59,17 +57,14 @@ export function BetaSignupDialog({
     signup.mutate(
       { email: trimmed, source },
       {
-        onSuccess: () => {
-          setSucceeded(true);
-          closeLater.schedule(() => {
-            handleOpenChange(false);
+        onSuccess: () =>
+          succeed(true, () =>
             toast({
               title: "You're in!",
               description: "Thanks for signing up for beta access. We'll notify you when we launch!",
               duration: BETA_TOAST_MS,
-            });
-          });
-        },
+            }),
+          ),
         onError: (error) => errorToast('Signup failed', discFormErrorMessage(error, 'beta'), BETA_TOAST_MS),
       },
     );

@@ -13,9 +13,9 @@ import { Input } from '../../../components/ui/input.tsx';
 import { Label } from '../../../components/ui/label.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
 import { errorToast } from '../../../lib/error-toast.ts';
+import { useFormDialogFlow } from '../../../lib/use-form-dialog-flow.ts';
 import { useDiscOrderMutation } from '../api.ts';
 import { discFormErrorMessage, parseOrderQuantity } from '../form-helpers.ts';
-import { useDelayedAction } from '../hooks.ts';
 import { DISC_TOAST_MS, SUCCESS_VIEW_MS } from '../timings.ts';
 
 type Field = Exclude<keyof DiscOrderBody, 'quantity'>;
@@ -69,24 +69,22 @@ export function DiscOrderDialog({
   const [form, setForm] = useState(emptyForm);
   const [quantityText, setQuantityText] = useState('1');
   const [errors, setErrors] = useState<Partial<Record<keyof DiscOrderBody, string>>>({});
-  const [succeeded, setSucceeded] = useState(false);
   const order = useDiscOrderMutation();
-  const closeLater = useDelayedAction(SUCCESS_VIEW_MS);
+  const {
+    answer: succeeded,
+    succeed,
+    handleOpenChange,
+  } = useFormDialogFlow<true>({
+    successViewMs: SUCCESS_VIEW_MS,
+    onOpenChange,
+    reset: () => {
+      setForm(emptyForm);
+      setQuantityText('1');
+      setErrors({});
+      order.reset();
+    },
+  });
   const quantity = parseOrderQuantity(quantityText);
-
-  const reset = () => {
-    closeLater.cancel();
-    setForm(emptyForm);
-    setQuantityText('1');
-    setErrors({});
-    setSucceeded(false);
-    order.reset();
-  };
-
-  const handleOpenChange = (next: boolean) => {
-    if (!next) reset();
-    onOpenChange(next);
-  };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -103,17 +101,14 @@ export function DiscOrderDialog({
     }
     setErrors({});
     order.mutate(checked.data, {
-      onSuccess: () => {
-        setSucceeded(true);
-        closeLater.schedule(() => {
-          handleOpenChange(false);
+      onSuccess: () =>
+        succeed(true, () =>
           toast({
             title: 'Order Received!',
             description: "We'll contact you soon with order details and payment info.",
             duration: DISC_TOAST_MS,
-          });
-        });
-      },
+          }),
+        ),
       onError: (error) => errorToast('Order Failed', discFormErrorMessage(error, 'order'), DISC_TOAST_MS),
     });
   };

@@ -14,6 +14,7 @@ import { Input } from '../../../components/ui/input.tsx';
 import { Label } from '../../../components/ui/label.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { errorToast } from '../../../lib/error-toast.ts';
+import { useFormDialogFlow } from '../../../lib/use-form-dialog-flow.ts';
 import { useNewsletterPreorderMutation } from '../api.ts';
 import {
   discFormErrorMessage,
@@ -22,7 +23,6 @@ import {
   totalPrice,
   unitPriceLabel,
 } from '../form-helpers.ts';
-import { useDelayedAction } from '../hooks.ts';
 import { DISC_TOAST_MS, RESERVED_VIEW_MS } from '../timings.ts';
 import { DiscArt } from './disc-art.tsx';
 
@@ -42,28 +42,27 @@ export function FoundersPreorderDialog({
   const [quantityText, setQuantityText] = useState('1');
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
-  const [reservedTotal, setReservedTotal] = useState<string | null>(null);
   const [fieldError, setFieldError] = useState<string | null>(null);
   const preorder = useNewsletterPreorderMutation();
-  const closeLater = useDelayedAction(RESERVED_VIEW_MS);
+  // The success view shows the reserved order's total.
+  const {
+    answer: reservedTotal,
+    succeed,
+    handleOpenChange,
+  } = useFormDialogFlow<string>({
+    successViewMs: RESERVED_VIEW_MS,
+    onOpenChange,
+    reset: () => {
+      setQuantityText('1');
+      setName('');
+      setEmail('');
+      setFieldError(null);
+      preorder.reset();
+    },
+  });
 
   const quantity = parseQuantity(quantityText);
   const total = totalPrice(quantity);
-
-  const reset = () => {
-    closeLater.cancel();
-    setQuantityText('1');
-    setName('');
-    setEmail('');
-    setReservedTotal(null);
-    setFieldError(null);
-    preorder.reset();
-  };
-
-  const handleOpenChange = (next: boolean) => {
-    if (!next) reset();
-    onOpenChange(next);
-  };
 
   const step = (delta: number) => setQuantityText(String(Math.max(1, quantity + delta)));
 
@@ -78,10 +77,7 @@ export function FoundersPreorderDialog({
     }
     setFieldError(null);
     preorder.mutate(body, {
-      onSuccess: (answer) => {
-        setReservedTotal(answer?.totalPrice ?? total);
-        closeLater.schedule(() => handleOpenChange(false));
-      },
+      onSuccess: (answer) => succeed(answer?.totalPrice ?? total),
       onError: (error) =>
         errorToast('Pre-order failed', discFormErrorMessage(error, 'preorder'), DISC_TOAST_MS),
     });
