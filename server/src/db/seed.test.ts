@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyPassword } from '../modules/auth/password.ts';
+import { verifyPassword } from '../platform/password.ts';
 import { createTestDatabase } from '../test/test-app.ts';
 import type { Database } from './client.ts';
 import { categories, products, users } from './schema.ts';

@@ -1,5 +1,5 @@
 import { inArray, sql } from 'drizzle-orm';
-import { hashPassword } from '../modules/auth/password.ts';
+import { hashPassword } from '../platform/password.ts';
 import type { Db } from './client.ts';
 import { categories, products, users } from './schema.ts';
 import {

@@ -5,8 +5,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/client.ts';
 import { sessions, users } from '../db/schema.ts';
-import { toUser } from '../modules/auth/user.ts';
 import { unauthorized } from './errors.ts';
+import { toUser } from './user.ts';
 
 /** On https the cookie is `__Host-sid`: the browser then insists on Secure, Path=/ and no Domain. */
 export const SESSION_COOKIE = 'sid';

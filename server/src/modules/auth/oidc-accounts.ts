@@ -3,13 +3,13 @@ import type { PendingAccountLink } from '@streamshop/contract/account-link.ts';
 import { EMAIL_PATTERN, OIDC_PROVIDERS, type OidcProvider } from '@streamshop/contract/auth.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError, conflict, tooManyRequests } from '../../platform/errors.ts';
+import { verifyPassword } from '../../platform/password.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
 import type { OidcIdentity } from './oidc-clients.ts';
 import { PROVIDER_LABELS } from './oidc-clients.ts';
 import type { PendingLink } from './oidc-cookies.ts';
 import { LINK_TTL_SEC } from './oidc-cookies.ts';
 import { OidcFlowError } from './oidc-flow-error.ts';
-import { verifyPassword } from './password.ts';
 import {
   findUserByEmail,
   findUserByHandle,

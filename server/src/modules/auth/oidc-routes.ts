@@ -13,6 +13,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
+import { toUser } from '../../platform/user.ts';
 import {
   describePendingLink,
   linkPendingIdentity,
@@ -32,7 +33,6 @@ import {
   sealLink,
 } from './oidc-cookies.ts';
 import { OidcFlowError } from './oidc-flow-error.ts';
-import { toUser } from './user.ts';
 
 /** The pending link's cookie (see oidc-cookies.ts, "The link cookie"). */
 export const LINK_COOKIE = 'oidc_link';

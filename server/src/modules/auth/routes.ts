@@ -10,8 +10,8 @@ import type { Db } from '../../db/client.ts';
 import { unauthorized } from '../../platform/errors.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
 import { SIGNED_IN } from '../../platform/sessions.ts';
+import { toUser } from '../../platform/user.ts';
 import { signIn, signUp } from './service.ts';
-import { toUser } from './user.ts';
 
 /** A top-level navigation started on this site: Sec-Fetch-Dest document and Sec-Fetch-Site same-origin. */
 function isOwnNavigation(headers: Record<string, string | string[] | undefined>): boolean {

@@ -7,8 +7,8 @@ import type {
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { AppError, conflict, tooManyRequests } from '../../platform/errors.ts';
+import { hashPassword, verifyPassword } from '../../platform/password.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
-import { hashPassword, verifyPassword } from './password.ts';
 import { findUserByHandle, insertUser, type UserRow, uniqueViolation } from './repo.ts';
 
 export type SignupInput = z.output<typeof signupBodySchema>;

@@ -1,5 +1,5 @@
 import type { User } from '@streamshop/contract/auth.ts';
-import type { users } from '../../db/schema.ts';
+import type { users } from '../db/schema.ts';
 
 /** The public shape of an account: never the password hash. */
 export function toUser(row: typeof users.$inferSelect): User {
