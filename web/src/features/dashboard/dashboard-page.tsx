@@ -1,29 +1,12 @@
-import type { Order, Product, Stream } from '@streamshop/contract/catalog.ts';
-import { DASHBOARD_LATEST_ORDERS, ORDER_NUMBER_LENGTH } from '@streamshop/contract/constants.ts';
+import type { Product } from '@streamshop/contract/catalog.ts';
+import { DASHBOARD_LATEST_ORDERS } from '@streamshop/contract/constants.ts';
 import { formatCents } from '@streamshop/contract/money.ts';
 import { useQuery } from '@tanstack/react-query';
-import {
-  Crown,
-  DollarSign,
-  Eye,
-  Package,
-  PlayCircle,
-  Plus,
-  Radio,
-  ShieldCheck,
-  ShoppingBag,
-  SquarePen,
-  Trash2,
-  Video,
-} from 'lucide-react';
+import { Crown, DollarSign, Eye, Package, Plus, Radio, ShieldCheck, ShoppingBag, Video } from 'lucide-react';
 import { type ComponentType, type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../components/empty-state.tsx';
-import { LIVE_BADGE_CLASS } from '../../components/product-card.tsx';
-import { ProductThumb } from '../../components/product-thumb.tsx';
-import { Badge } from '../../components/ui/badge.tsx';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
-import { Card } from '../../components/ui/card.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
 import { facetsQueryOptions } from '../../lib/api/catalog.ts';
@@ -33,53 +16,16 @@ import {
   myStreamsQueryOptions,
   ordersQueryOptions,
 } from '../../lib/api/dashboard.ts';
-import { formatDate } from '../../lib/format-date.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useAuth } from '../../lib/session/use-auth.ts';
 import { DeleteProductDialog } from './delete-product-dialog.tsx';
+import { OrderRow } from './order-row.tsx';
 import { ProductDialog } from './product-dialog.tsx';
-import { StreamStatsSummary } from './stream-stats.tsx';
+import { ProductRow } from './product-row.tsx';
+import { StatCard } from './stat-card.tsx';
+import { StreamRow } from './stream-row.tsx';
 
 const ALL_FACETS = new URLSearchParams();
-
-/** 'Order #' plus the first 8 characters of the id. */
-export const orderNumber = (order: Pick<Order, 'id'>) => `Order #${order.id.slice(0, ORDER_NUMBER_LENGTH)}`;
-
-function StatCard({
-  label,
-  value,
-  icon: Icon,
-  testId,
-  note,
-}: {
-  label: string;
-  value: string | undefined;
-  icon: typeof Eye;
-  testId: string;
-  /** A second figure under the value. */
-  note?: string | undefined;
-}) {
-  return (
-    <Card className="p-5">
-      <div className="flex items-center justify-between">
-        <p className="text-muted-foreground text-sm">{label}</p>
-        <Icon className="size-4 text-primary" aria-hidden="true" />
-      </div>
-      {value === undefined ? (
-        <Skeleton className="mt-3 h-8 w-20" />
-      ) : (
-        <p className="mt-2 font-bold text-2xl tabular-nums" data-testid={testId}>
-          {value}
-        </p>
-      )}
-      {note ? (
-        <p className="mt-1 text-muted-foreground text-xs" data-testid={`${testId}-note`}>
-          {note}
-        </p>
-      ) : null}
-    </Card>
-  );
-}
 
 function RowsSkeleton() {
   return (
@@ -93,126 +39,6 @@ function RowsSkeleton() {
 
 function LoadFailed({ what }: { what: string }) {
   return <p className="py-6 text-center text-muted-foreground">Your {what} could not be loaded.</p>;
-}
-
-function ProductRow({
-  product,
-  onEdit,
-  onDelete,
-}: {
-  product: Product;
-  onEdit: () => void;
-  onDelete: () => void;
-}) {
-  return (
-    <li>
-      <Card className="flex items-center gap-4 p-3" data-testid="dashboard-product">
-        <ProductThumb product={product} loading="lazy" />
-        <div className="min-w-0 flex-1">
-          <h3 className="truncate font-medium" data-testid="dashboard-product-title">
-            {product.title}
-          </h3>
-          <div className="mt-1 flex flex-wrap items-center gap-2">
-            <span className="font-semibold" data-testid="dashboard-product-price">
-              {formatCents(product.priceCents)}
-            </span>
-            <Badge variant="secondary">{product.condition.toUpperCase()}</Badge>
-          </div>
-        </div>
-        <div className="flex shrink-0 gap-1">
-          <Button
-            variant="ghost"
-            size="icon"
-            aria-label={`Edit ${product.title}`}
-            onClick={onEdit}
-            data-testid="product-edit"
-          >
-            <SquarePen aria-hidden="true" />
-          </Button>
-          <Button
-            variant="ghost"
-            size="icon"
-            className="text-red-400 hover:text-red-300"
-            aria-label={`Delete ${product.title}`}
-            onClick={onDelete}
-            data-testid="product-delete"
-          >
-            <Trash2 aria-hidden="true" />
-          </Button>
-        </div>
-      </Card>
-    </li>
-  );
-}
-
-function openRecording(url: string) {
-  window.open(url, '_blank', 'noopener,noreferrer');
-}
-
-function StreamRow({ stream }: { stream: Stream }) {
-  return (
-    <li>
-      <Card className="flex flex-wrap items-center gap-4 p-4" data-testid="dashboard-stream">
-        <Video className="size-5 shrink-0 text-primary" aria-hidden="true" />
-        <div className="min-w-0 flex-1">
-          <h3 className="truncate font-medium">{stream.title}</h3>
-          <p className="mt-1 flex items-center gap-3 text-muted-foreground text-sm">
-            <span>{formatDate(stream.createdAt)}</span>
-            <span className="inline-flex items-center gap-1">
-              <Eye className="size-3.5" aria-hidden="true" />
-              {stream.viewCount.toLocaleString('en-US')} views
-            </span>
-          </p>
-        </div>
-        <div className="flex flex-wrap items-center gap-2">
-          {stream.isActive ? (
-            <Badge variant="live" className={LIVE_BADGE_CLASS}>
-              Live
-            </Badge>
-          ) : null}
-          {stream.vodUrl ? (
-            <>
-              <Badge variant="secondary">VOD Available</Badge>
-              <Button variant="outline" size="sm" onClick={() => openRecording(stream.vodUrl as string)}>
-                <PlayCircle aria-hidden="true" />
-                View Recording
-              </Button>
-            </>
-          ) : null}
-        </div>
-        <StreamStatsSummary streamId={stream.id} className="basis-full border-t pt-3" />
-      </Card>
-    </li>
-  );
-}
-
-function OrderRow({ order }: { order: Order }) {
-  return (
-    <li>
-      <Card className="flex flex-wrap items-center justify-between gap-3 p-4" data-testid="dashboard-order">
-        <div>
-          <div className="flex items-center gap-2">
-            <h3 className="font-medium font-mono">{orderNumber(order)}</h3>
-            <Badge variant="outline" data-testid="order-role">
-              {order.role === 'buyer' ? 'Purchase' : 'Sale'}
-            </Badge>
-          </div>
-          <p className="text-muted-foreground text-sm">
-            {formatDate(order.createdAt)}
-            {order.productTitle ? ` · ${order.productTitle}` : ''}
-          </p>
-        </div>
-        <div className="flex items-center gap-3">
-          <span className="font-semibold">{formatCents(order.amountCents)}</span>
-          {order.status === 'refunded' ? (
-            <Badge variant="secondary">Refunded</Badge>
-          ) : (
-            <Badge className="bg-emerald-700 text-white">Completed</Badge>
-          )}
-        </div>
-      </Card>
-    </li>
-  );
 }
 
 function TabPanelHeader({ title, children }: { title: string; children?: ReactNode }) {
