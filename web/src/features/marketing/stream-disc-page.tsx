@@ -4,13 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { DiscArt } from './components/disc-art.tsx';
-import {
-  DISC_STEPS,
-  Explainer,
-  type ExplainerStep,
-  FILM_STEPS,
-  MUSIC_STEPS,
-} from './components/explainer.tsx';
+import { Explainer } from './components/explainer.tsx';
 import { FeatureVideo } from './components/feature-video.tsx';
 import {
   LazyBetaSignupDialog,
@@ -18,8 +12,6 @@ import {
   LazyDiscReservationDialog,
 } from './components/lazy-dialogs.tsx';
 import {
-  FILM_REACTIONS,
-  MUSIC_REACTIONS,
   type ReactionChoice,
   ReactionLayer,
   ReactionPanel,
@@ -39,9 +31,8 @@ import {
 import { useLazyDialog } from './use-dialog.ts';
 import './marketing.css';
 import { absoluteUrl, PRERENDER_ORIGIN, type PublicPath } from '@streamshop/contract/seo.ts';
+import { STREAM_DISC_COPY, type StreamDiscVariant } from './stream-disc-copy.ts';
 import { usePageMeta } from './use-page-meta.ts';
-
-export type StreamDiscVariant = 'disc' | 'music' | 'film';
 
 const VARIANT_PATH = {
   disc: '/stream-disc',
@@ -49,95 +40,13 @@ const VARIANT_PATH = {
   film: '/stream-disc/film',
 } as const satisfies Record<StreamDiscVariant, PublicPath>;
 
-interface VariantCopy {
-  title: string;
-  subtitle: string;
-  edition: string;
-  steps: ExplainerStep[];
-  reactions: ReactionChoice[];
-  videoTitle: string;
-  benefits: { title: string; text: string }[];
-}
-
-const copy: Record<StreamDiscVariant, VariantCopy> = {
-  disc: {
-    title: 'The Future Is Here',
-    subtitle:
-      'Stream Disc is a collectible you can hold and a link you can tap. One touch of a phone streams the album, the film or the artwork behind it, and opens the creator’s shop.',
-    edition: 'Stream Disc',
-    steps: DISC_STEPS,
-    reactions: MUSIC_REACTIONS,
-    videoTitle: 'How Stream Disc works',
-    benefits: [
-      {
-        title: 'Tap to stream',
-        text: 'An NFC chip and a printed QR code open the release on any phone, in the browser, with nothing to install.',
-      },
-      {
-        title: 'Tap to buy',
-        text: 'The same tap opens the creator’s StreamShop storefront: merch, tickets and the next drop, in two taps at checkout.',
-      },
-      {
-        title: 'Made to keep',
-        text: 'Each disc is numbered and tied to its owner, so the extras keep coming long after release day.',
-      },
-    ],
-  },
-  music: {
-    title: 'Stream Disc: A Modern Alternative to CDs & Vinyl',
-    subtitle:
-      'Give fans something for the shelf that plays everywhere. The Music Edition holds your album in full quality, with liner notes, lyrics and bonus tracks one tap away.',
-    edition: 'Music Edition',
-    steps: MUSIC_STEPS,
-    reactions: MUSIC_REACTIONS,
-    videoTitle: 'Stream Disc Music Edition',
-    benefits: [
-      {
-        title: 'No player needed',
-        text: 'CDs need a drive and vinyl needs a turntable. A phone is all a Stream Disc needs.',
-      },
-      {
-        title: 'More than the record',
-        text: 'Lyrics, credits, stems for remix contests and listening-party invites come with the disc.',
-      },
-      {
-        title: 'Sell at the show',
-        text: 'Lighter than vinyl and cheaper to press, so the merch table carries more and ships for less.',
-      },
-    ],
-  },
-  film: {
-    title: 'Stream Disc: A Modern Alternative to DVDs & Blu-ray',
-    subtitle:
-      'A collectible edition for films that lives on the shelf and streams on any screen. Tap to watch in HD, with the commentary and the extras that used to need a second disc.',
-    edition: 'Film Edition',
-    steps: FILM_STEPS,
-    reactions: FILM_REACTIONS,
-    videoTitle: 'Stream Disc Film Edition',
-    benefits: [
-      {
-        title: 'No disc drive',
-        text: 'Laptops and consoles dropped their drives. A tap from a phone plays the film, or casts it to the TV.',
-      },
-      {
-        title: 'Extras that grow',
-        text: 'Add a director’s cut, a Q&A recording or festival laurels after release, and every owner gets them.',
-      },
-      {
-        title: 'For indie distribution',
-        text: 'Sell at screenings and festivals with the price tiers below, from a single copy to a full run.',
-      },
-    ],
-  },
-};
-
 /**
  * schema.org Product for the music and film editions: price 5.00, pre-order availability. The
  * offer URL is the page's canonical URL: prerendered (no window) it is written on
  * PRERENDER_ORIGIN, which the server replaces with PUBLIC_URL.
  */
 function productJsonLd(variant: 'music' | 'film'): string {
-  const { edition, subtitle } = copy[variant];
+  const { edition, subtitle } = STREAM_DISC_COPY[variant];
   const origin = typeof window === 'undefined' ? PRERENDER_ORIGIN : window.location.origin;
   const url = absoluteUrl(origin, VARIANT_PATH[variant]);
   const data = {
@@ -217,7 +126,7 @@ function ShareButton({ title }: { title: string }) {
 
 /** /stream-disc and its music and film variants. */
 export function StreamDiscPage({ variant }: { variant: StreamDiscVariant }) {
-  const page = copy[variant];
+  const page = STREAM_DISC_COPY[variant];
   usePageMeta(VARIANT_PATH[variant]);
   usePreorderReturnToast();
   const order = useLazyDialog();
