@@ -301,7 +301,7 @@ async function main(): Promise<void> {
   const { testConfig } = await import('../server/src/test/test-app.ts');
   const { buildApp } = await import('../server/src/app.ts');
   const { openDatabase } = await import('../server/src/db/client.ts');
-  const { seedDemo, seedLargeCatalogue } = await import('../server/src/db/seed.ts');
+  const { seedDemo, seedLargeCatalogue } = await import('../server/src/db/seed/index.ts');
 
   // testConfig makes a fresh temp folder; it is the DATA_DIR (PGlite files, seed images).
   const config = testConfig({ logLevel: 'silent' });

@@ -1,7 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError } from './db/embedded.ts';
-import { seedDemoIfEmpty } from './db/seed.ts';
+import { seedDemoIfEmpty } from './db/seed/index.ts';
 
 async function main() {
   const config = loadConfig();

@@ -7,7 +7,7 @@
 import { loadConfig } from '../config.ts';
 import { runCli, UsageError } from './cli.ts';
 import { openDatabase } from './client.ts';
-import { seedDemoIfEmpty, seedLargeCatalogue } from './seed.ts';
+import { seedDemoIfEmpty, seedLargeCatalogue } from './seed/index.ts';
 
 const USAGE = 'Usage: npm run seed [-- --products N]   (N: how many extra products to add, e.g. 100000)';
 const MAX_PRODUCTS = 10_000_000;

@@ -13,7 +13,7 @@ import {
   type SeedSummary,
   seedDemoIfEmpty,
   seedLargeCatalogue,
-} from './seed.ts';
+} from './seed/index.ts';
 
 let database: Database;
 let dataDir: string;

@@ -1,0 +1,7 @@
+/**
+ * Demo data: categories, independent sellers and a few hundred products with generated artwork,
+ * and a large generated catalogue for benchmarks. This is what the rest of the server uses.
+ */
+export { DEMO_PASSWORD, ensureDemoImages, SEED_LOCK_ID } from './catalogue.ts';
+export { type SeedOptions, type SeedSummary, seedDemo, seedDemoIfEmpty } from './demo.ts';
+export { type LargeCatalogueSummary, seedLargeCatalogue } from './large-catalogue.ts';
