@@ -1,42 +1,14 @@
-import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { newAccount as accountWithPrefix, fillSignUpForm, type NewAccount } from './accounts.ts';
-import {
-  type ExpectedFailure,
-  launchBrowser,
-  openPage,
-  SIGNED_OUT_PROBE,
-  type WatchedPage,
-} from './browser.ts';
+import { type ExpectedFailure, SIGNED_OUT_PROBE } from './browser.ts';
+import { SCREENSHOTS, useE2e } from './e2e-setup.ts';
 import { expectToast } from './page-checks.ts';
-import { startServer } from './server.ts';
 
-const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
+const e2e = useE2e();
+const { newPage } = e2e;
 
-let server: Awaited<ReturnType<typeof startServer>>;
-let browser: Browser;
-const pages: WatchedPage[] = [];
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  await mkdir(SCREENSHOTS, { recursive: true });
-}, 120_000);
-
-afterAll(async () => {
-  await Promise.allSettled(pages.map((watched) => watched.close()));
-  await browser?.close();
-  await server?.stop();
-});
-
-async function newPage(): Promise<WatchedPage> {
-  const watched = await openPage(browser, { baseURL: server.url });
-  pages.push(watched);
-  return watched;
-}
-
-const url = (path: string) => new URL(path, server.url).toString();
+const { url } = e2e;
 
 type Account = NewAccount;
 const fillSignUp = fillSignUpForm;

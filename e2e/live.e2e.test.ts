@@ -1,48 +1,18 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { signUpThroughForm } from './accounts.ts';
-import {
-  type ExpectedFailure,
-  launchBrowser,
-  openPage,
-  SIGNED_OUT_PROBE,
-  type WatchedPage,
-} from './browser.ts';
+import { type ExpectedFailure, SIGNED_OUT_PROBE, type WatchedPage } from './browser.ts';
+import { SCREENSHOTS, useE2e } from './e2e-setup.ts';
 import { expectToast, waitForVideoFrame } from './page-checks.ts';
-import { startServer } from './server.ts';
 
-const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const MEDIA_RELAY = fileURLToPath(new URL('../server/src/modules/media/routes.ts', import.meta.url));
 
-let server: Awaited<ReturnType<typeof startServer>>;
-let browser: Browser;
-const pages: WatchedPage[] = [];
+const e2e = useE2e({ camera: true });
+const { newPage } = e2e;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([
-    startServer(),
-    // A fake camera and microphone (a test pattern and a beep), granted without a prompt.
-    launchBrowser(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream']),
-  ]);
-  await mkdir(SCREENSHOTS, { recursive: true });
-}, 120_000);
-
-afterAll(async () => {
-  await Promise.allSettled(pages.map((watched) => watched.close()));
-  await browser?.close();
-  await server?.stop();
-});
-
-async function newPage(): Promise<WatchedPage> {
-  const watched = await openPage(browser, { baseURL: server.url });
-  pages.push(watched);
-  return watched;
-}
-
-const url = (path: string) => new URL(path, server.url).toString();
+const { url } = e2e;
 
 const signUp = (page: Page) => signUpThroughForm(page, 'live');
 

@@ -1,35 +1,12 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type ExpectedFailure,
-  launchBrowser,
-  openPage,
-  SIGNED_OUT_PROBE,
-  type WatchedPage,
-} from './browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { type ExpectedFailure, SIGNED_OUT_PROBE } from './browser.ts';
 import { CARD, payWithCard } from './cards.ts';
+import { useE2e } from './e2e-setup.ts';
 import { expectToast } from './page-checks.ts';
-import { startServer } from './server.ts';
 
-let server: Awaited<ReturnType<typeof startServer>>;
-let browser: Browser;
-const pages: WatchedPage[] = [];
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-}, 120_000);
-
-afterAll(async () => {
-  await Promise.allSettled(pages.map((watched) => watched.close()));
-  await browser?.close();
-  await server?.stop();
-});
-
-async function newPage(): Promise<WatchedPage> {
-  const watched = await openPage(browser, { baseURL: server.url });
-  pages.push(watched);
-  return watched;
-}
+const e2e = useE2e();
+const { newPage } = e2e;
 
 let emailCount = 0;
 const newEmail = () => {
@@ -112,15 +89,15 @@ describe('marketing pages', { timeout: 60_000 }, () => {
     // Without JavaScript (what a crawler fetches) the title is already the route's own.
     const raw = await (await page.request.get('/stream-disc/music')).text();
     expect(raw).toContain('<title>Stream Disc Music Edition: A Modern Alternative to CDs &amp; Vinyl');
-    expect(raw).toContain(`<meta property="og:url" content="${server.url}/stream-disc/music" />`);
+    expect(raw).toContain(`<meta property="og:url" content="${e2e.server.url}/stream-disc/music" />`);
 
     await page.goto('/stream-disc');
     await page.getByRole('heading', { level: 1, name: 'The Future Is Here' }).waitFor();
     expect(await head()).toEqual({
       title: 'Stream Disc: The Future Is Here · StreamShop',
-      canonical: `${server.url}/stream-disc`,
-      ogUrl: `${server.url}/stream-disc`,
-      ogImage: `${server.url}/og-image.png`,
+      canonical: `${e2e.server.url}/stream-disc`,
+      ogUrl: `${e2e.server.url}/stream-disc`,
+      ogImage: `${e2e.server.url}/og-image.png`,
     });
 
     await page.getByRole('link', { name: /Music Edition/ }).click();
@@ -130,14 +107,14 @@ describe('marketing pages', { timeout: 60_000 }, () => {
     await page.waitForFunction(() => document.title.startsWith('Stream Disc Music Edition'));
     expect(await head()).toEqual({
       title: 'Stream Disc Music Edition: A Modern Alternative to CDs & Vinyl · StreamShop',
-      canonical: `${server.url}/stream-disc/music`,
-      ogUrl: `${server.url}/stream-disc/music`,
-      ogImage: `${server.url}/og-image.png`,
+      canonical: `${e2e.server.url}/stream-disc/music`,
+      ogUrl: `${e2e.server.url}/stream-disc/music`,
+      ogImage: `${e2e.server.url}/og-image.png`,
     });
 
     await page.goBack();
     await page.waitForFunction(() => document.title === 'Stream Disc: The Future Is Here · StreamShop');
-    expect((await head()).ogUrl).toBe(`${server.url}/stream-disc`);
+    expect((await head()).ogUrl).toBe(`${e2e.server.url}/stream-disc`);
     expect(await page.locator('meta[property="og:url"]').count()).toBe(1);
 
     // The picture behind og:image is ours and 1200x630.
@@ -246,8 +223,7 @@ describe('prerendered pages', { timeout: 60_000 }, () => {
   });
 
   it('show the whole page without JavaScript', async () => {
-    const watched = await openPage(browser, { baseURL: server.url, javaScriptEnabled: false });
-    pages.push(watched);
+    const watched = await newPage({ javaScriptEnabled: false });
     const { page } = watched;
     await page.goto('/stream-disc/music');
     await page
@@ -265,8 +241,7 @@ describe('prerendered pages', { timeout: 60_000 }, () => {
 describe('prefers-reduced-motion', { timeout: 60_000 }, () => {
   /** The landing page's motion as the browser computes it, after a heart sent by the visitor. */
   async function motionOnLanding(reducedMotion: 'reduce' | 'no-preference') {
-    const watched = await openPage(browser, { baseURL: server.url, reducedMotion });
-    pages.push(watched);
+    const watched = await newPage({ reducedMotion });
     const { page } = watched;
     await page.goto('/');
     await page.getByRole('heading', { level: 1, name: 'Shop live. Sell live.' }).waitFor();

@@ -1,47 +1,19 @@
-import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import type { ExploreResponse, FacetsResponse } from '@streamshop/contract/catalog.ts';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { signUpThroughForm } from './accounts.ts';
 import { scanWithAxe, seriousViolations } from './axe.ts';
-import {
-  type ExpectedFailure,
-  launchBrowser,
-  openPage,
-  SIGNED_OUT_PROBE,
-  type WatchedPage,
-} from './browser.ts';
+import { type ExpectedFailure, SIGNED_OUT_PROBE } from './browser.ts';
+import { SCREENSHOTS, useE2e } from './e2e-setup.ts';
 import { expectToast } from './page-checks.ts';
-import { startServer } from './server.ts';
 
-const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const SEEDED_SELLER = 'groovevault_records';
 
-let server: Awaited<ReturnType<typeof startServer>>;
-let browser: Browser;
-const pages: WatchedPage[] = [];
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ SEED_DEMO: 'true' }), launchBrowser()]);
-  await mkdir(SCREENSHOTS, { recursive: true });
-}, 120_000);
-
-afterAll(async () => {
-  await Promise.allSettled(pages.map((watched) => watched.close()));
-  await browser?.close();
-  await server?.stop();
-});
-
-/** A fresh page; `bypassCSP` lets the axe scan inject its inline script. */
-async function newPage(options: { bypassCSP?: boolean } = {}): Promise<WatchedPage> {
-  const watched = await openPage(browser, { baseURL: server.url, ...options });
-  pages.push(watched);
-  return watched;
-}
+const e2e = useE2e({ env: { SEED_DEMO: 'true' } });
+const { newPage } = e2e;
 
 async function api<T>(path: string): Promise<T> {
-  const response = await fetch(new URL(path, server.url));
+  const response = await fetch(new URL(path, e2e.server.url));
   if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 }

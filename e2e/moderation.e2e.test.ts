@@ -1,41 +1,13 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { signUpThroughForm } from './accounts.ts';
 import { scanWithAxe, seriousViolations } from './axe.ts';
-import {
-  type ExpectedFailure,
-  launchBrowser,
-  openPage,
-  SIGNED_OUT_PROBE,
-  type WatchedPage,
-} from './browser.ts';
+import { type ExpectedFailure, SIGNED_OUT_PROBE, type WatchedPage } from './browser.ts';
+import { useE2e } from './e2e-setup.ts';
 import { expectToast } from './page-checks.ts';
-import { startServer } from './server.ts';
 
-let server: Awaited<ReturnType<typeof startServer>>;
-let browser: Browser;
-const pages: WatchedPage[] = [];
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([
-    startServer(),
-    // The host's room opens the camera: a fake one, granted without a prompt.
-    launchBrowser(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream']),
-  ]);
-}, 120_000);
-
-afterAll(async () => {
-  await Promise.allSettled(pages.map((watched) => watched.close()));
-  await browser?.close();
-  await server?.stop();
-});
-
-async function newPage(): Promise<WatchedPage> {
-  // bypassCSP lets the axe scan inject its script.
-  const watched = await openPage(browser, { baseURL: server.url, bypassCSP: true });
-  pages.push(watched);
-  return watched;
-}
+const e2e = useE2e({ camera: true, page: { bypassCSP: true } });
+const { newPage } = e2e;
 
 async function sendChat(page: Page, text: string) {
   await page.getByTestId('chat-input').fill(text);

@@ -1,65 +1,25 @@
-import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import type { ExploreResponse, Product } from '@streamshop/contract/catalog.ts';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { signUpThroughForm } from './accounts.ts';
 import { scanWithAxe, seriousViolations } from './axe.ts';
-import {
-  type ExpectedFailure,
-  launchBrowser,
-  openPage,
-  SIGNED_OUT_PROBE,
-  type WatchedPage,
-} from './browser.ts';
+import { type ExpectedFailure, SIGNED_OUT_PROBE } from './browser.ts';
 import { CARD, payWithCard } from './cards.ts';
+import { DEMO_SHOP_ENV, SCREENSHOTS, useE2e } from './e2e-setup.ts';
 import { expectToast } from './page-checks.ts';
-import { startServer } from './server.ts';
 
-const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
-
-let server: Awaited<ReturnType<typeof startServer>>;
-let browser: Browser;
-const pages: WatchedPage[] = [];
+const e2e = useE2e({ env: DEMO_SHOP_ENV, page: { bypassCSP: true } });
+const { newPage } = e2e;
 /** Demo products with units to spare, one per test so no buyer waits on another's reservation. */
 let products: Product[] = [];
 
 beforeAll(async () => {
-  // The local payment provider (no Stripe keys): the whole payment runs offline. Both are kept
-  // even when the other fails, so afterAll can stop what did start.
-  const [started, launched] = await Promise.allSettled([
-    startServer({
-      SEED_DEMO: 'true',
-      STRIPE_SECRET_KEY: '',
-      STRIPE_PUBLISHABLE_KEY: '',
-      STRIPE_WEBHOOK_SECRET: '',
-    }),
-    launchBrowser(),
-  ]);
-  if (started.status === 'fulfilled') server = started.value;
-  if (launched.status === 'fulfilled') browser = launched.value;
-  if (started.status === 'rejected') throw started.reason;
-  if (launched.status === 'rejected') throw launched.reason;
-  await mkdir(SCREENSHOTS, { recursive: true });
-  const response = await fetch(new URL('/api/explore?limit=100', server.url));
+  const response = await fetch(new URL('/api/explore?limit=100', e2e.server.url));
   if (!response.ok) throw new Error(`/api/explore: ${response.status}`);
   const explore = (await response.json()) as ExploreResponse;
   products = explore.products.filter((product) => product.stock >= 2 && product.priceCents > 0);
   if (products.length < 3) throw new Error('the demo catalogue has too few products in stock');
 }, 120_000);
-
-afterAll(async () => {
-  await Promise.allSettled(pages.map((watched) => watched.close()));
-  await browser?.close();
-  await server?.stop();
-});
-
-/** `bypassCSP` lets the axe scan inject its inline script. */
-async function newPage(): Promise<WatchedPage> {
-  const watched = await openPage(browser, { baseURL: server.url, bypassCSP: true });
-  pages.push(watched);
-  return watched;
-}
 
 function demoProduct(index: number): Product {
   const product = products[index];

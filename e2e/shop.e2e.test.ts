@@ -1,68 +1,29 @@
-import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import type { StorefrontResponse } from '@streamshop/contract/catalog.ts';
 import { formatCents } from '@streamshop/contract/money.ts';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { signUpThroughForm } from './accounts.ts';
-import {
-  type ExpectedFailure,
-  launchBrowser,
-  openPage,
-  SIGNED_OUT_PROBE,
-  type WatchedPage,
-} from './browser.ts';
+import { type ExpectedFailure, SIGNED_OUT_PROBE, type WatchedPage } from './browser.ts';
 import { CARD, payWithCard } from './cards.ts';
+import { DEMO_SHOP_ENV, SCREENSHOTS, useE2e } from './e2e-setup.ts';
 import { expectToast, waitForVideoFrame } from './page-checks.ts';
-import { startServer } from './server.ts';
 
-const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 /** A demo seller on the Pro plan (15-minute streams); every demo seller has this password. */
 const SELLER = { handle: 'groovevault_records', password: 'demo-password' };
 
-let server: Awaited<ReturnType<typeof startServer>>;
-let browser: Browser;
-const pages: WatchedPage[] = [];
+const e2e = useE2e({ env: DEMO_SHOP_ENV, camera: true });
+const { newPage } = e2e;
 /** The demo product the seller sells in the room: a few units, a price above $2. */
 let product: StorefrontResponse['products'][number];
 
 beforeAll(async () => {
-  const [started, launched] = await Promise.allSettled([
-    // The local payment provider (no Stripe keys) and the demo catalogue.
-    startServer({
-      SEED_DEMO: 'true',
-      STRIPE_SECRET_KEY: '',
-      STRIPE_PUBLISHABLE_KEY: '',
-      STRIPE_WEBHOOK_SECRET: '',
-    }),
-    // A fake camera and microphone (a test pattern and a beep), granted without a prompt.
-    launchBrowser(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream']),
-  ]);
-  if (started.status === 'fulfilled') server = started.value;
-  if (launched.status === 'fulfilled') browser = launched.value;
-  if (started.status === 'rejected') throw started.reason;
-  if (launched.status === 'rejected') throw launched.reason;
-  await mkdir(SCREENSHOTS, { recursive: true });
-
-  const response = await fetch(new URL(`/api/storefront/${SELLER.handle}`, server.url));
+  const response = await fetch(new URL(`/api/storefront/${SELLER.handle}`, e2e.server.url));
   if (!response.ok) throw new Error(`/api/storefront: ${response.status}`);
   const storefront = (await response.json()) as StorefrontResponse;
   const candidate = storefront.products.find((p) => p.stock >= 3 && p.priceCents >= 400);
   if (!candidate) throw new Error(`@${SELLER.handle} has no product with 3 units in stock`);
   product = candidate;
 }, 120_000);
-
-afterAll(async () => {
-  await Promise.allSettled(pages.map((watched) => watched.close()));
-  await browser?.close();
-  await server?.stop();
-});
-
-async function newPage(): Promise<WatchedPage> {
-  const watched = await openPage(browser, { baseURL: server.url });
-  pages.push(watched);
-  return watched;
-}
 
 /** The video's position now, and whether it is playing. */
 function playback(page: Page, testId: string) {

@@ -1,0 +1,88 @@
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContextOptions } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { launchBrowser, openPage, type WatchedPage } from './browser.ts';
+import { type RunningServer, startServer } from './server.ts';
+
+/** Where specs save screenshots for a person to look at. */
+export const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
+
+/** A fake camera and microphone (a test pattern and a beep), granted without a prompt. */
+const FAKE_CAMERA = ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'];
+
+/** The demo catalogue and the local payment provider (no Stripe keys): payments run offline. */
+export const DEMO_SHOP_ENV = {
+  SEED_DEMO: 'true',
+  STRIPE_SECRET_KEY: '',
+  STRIPE_PUBLISHABLE_KEY: '',
+  STRIPE_WEBHOOK_SECRET: '',
+};
+
+export interface E2eOptions {
+  /** Environment for the server, beside the launcher's own. */
+  env?: Record<string, string>;
+  /** Give the browser a fake camera and microphone. */
+  camera?: boolean;
+  /** Options for every page's context (e.g. bypassCSP for the axe scans). */
+  page?: BrowserContextOptions;
+}
+
+export interface E2e {
+  readonly server: RunningServer;
+  readonly browser: Browser;
+  /** A fresh page in its own context, closed after the spec. */
+  newPage: (options?: BrowserContextOptions) => Promise<WatchedPage>;
+  /** An absolute URL on the server. */
+  url: (path: string) => string;
+}
+
+/**
+ * One spec's server (the real one, in a child process on 127.0.0.1) and Chromium, started before
+ * the spec's tests and stopped after them; whatever started is stopped even if the other failed.
+ */
+export function useE2e(options: E2eOptions = {}): E2e {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  const pages: WatchedPage[] = [];
+
+  beforeAll(async () => {
+    const [started, launched] = await Promise.allSettled([
+      startServer(options.env),
+      launchBrowser(options.camera ? FAKE_CAMERA : []),
+    ]);
+    if (started.status === 'fulfilled') server = started.value;
+    if (launched.status === 'fulfilled') browser = launched.value;
+    if (started.status === 'rejected') throw started.reason;
+    if (launched.status === 'rejected') throw launched.reason;
+    await mkdir(SCREENSHOTS, { recursive: true });
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.allSettled(pages.map((watched) => watched.close()));
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const e2e: E2e = {
+    get server() {
+      if (!server) throw new Error('the e2e server has not started');
+      return server;
+    },
+    get browser() {
+      if (!browser) throw new Error('the e2e browser has not started');
+      return browser;
+    },
+    newPage: async (pageOptions = {}) => {
+      const watched = await openPage(e2e.browser, {
+        baseURL: e2e.server.url,
+        ...options.page,
+        ...pageOptions,
+      });
+      pages.push(watched);
+      return watched;
+    },
+    url: (path) => new URL(path, e2e.server.url).toString(),
+  };
+  return e2e;
+}
