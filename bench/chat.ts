@@ -37,6 +37,7 @@ import { rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import WebSocket, { WebSocketServer } from 'ws';
+import { createThrowawayDatabase } from '../server/src/test/throwaway-database.ts';
 import { percentile, type Row, report } from './report.ts';
 import {
   closeSockets,
@@ -449,28 +450,11 @@ interface ScenarioResult {
   setupMs?: number;
 }
 
-async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const { default: pg } = await import('pg');
-  const serverUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-  const name = `streamshop_chatbench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 5000 });
-  await admin.connect();
-  try {
-    await admin.query(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const dropper = new pg.Client({ connectionString: serverUrl });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
-    },
-  };
+function createDatabase() {
+  return createThrowawayDatabase(
+    process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
+    'chatbench',
+  );
 }
 
 function scenarios(): Scenario[] {

@@ -1,25 +1,9 @@
-/**
- * Explore and search under load (issue 4, "Performance: a benchmark, not a test").
- *
- * Seeds a catalogue (default 100,000 products on the embedded PGlite in a fresh temp DATA_DIR;
- * `--large`: 1,000,000 on PostgreSQL in a fresh database that is dropped at the end), starts the
- * real app on 127.0.0.1 with one extra constant-JSON route (the framework floor) and measures with
- * autocannon, one endpoint after the other: the floor, newest, a filtered price sort, relevance
- * search on a common and on a rare word, and the facets. p50/p95/p99 are exact percentiles of every
- * response time of the measured run; the load generator runs in a worker thread so it does not
- * share the server's event loop.
- *
- *   npm run bench -- explore [--products=N] [--large] [--duration=S] [--warmup=S] [--connections=N] [--explain]
- *
- * --explain prints EXPLAIN ANALYZE of every statement each endpoint runs (after the load).
- * TEST_DATABASE_URL names the PostgreSQL server for --large (default postgres://postgres@127.0.0.1:5432/test).
- */
-import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Database } from '../server/src/db/client.ts';
+import { createThrowawayDatabase } from '../server/src/test/throwaway-database.ts';
 import { percentile, type Row, report } from './report.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -172,25 +156,11 @@ function targetFor(key: string, options: Options): number | undefined {
 
 const seconds = (ms: number) => Math.round(ms / 100) / 10;
 
-async function createBenchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const { default: pg } = await import('pg');
-  const serverUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-  const name = `streamshop_bench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const dropper = new pg.Client({ connectionString: serverUrl });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
-    },
-  };
+function createBenchDatabase() {
+  return createThrowawayDatabase(
+    process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
+    'bench',
+  );
 }
 
 /** A word in many titles: the most frequent title word of a sample, by its full-text match count. */

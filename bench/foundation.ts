@@ -5,32 +5,18 @@
  *
  *   npm run bench -- foundation [--install]
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { startServerProcess } from '../server/src/test/server-process.ts';
 import { percentile, type Row, report } from './report.ts';
+import { rssMb } from './support.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const SIGNINS = 40;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
-  return kb / 1024;
-}
 
 async function timeRequest(url: string, init?: RequestInit): Promise<number> {
   const started = performance.now();
@@ -73,24 +59,16 @@ async function main() {
   execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
   rows.push({ metric: 'web build (part of npm start)', value: (performance.now() - tb) / 1000, unit: 's' });
 
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'ss-bench-'));
-  const url = `http://127.0.0.1:${port}`;
   const t1 = performance.now();
-  const server = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', PUBLIC_URL: url },
-    stdio: ['ignore', 'ignore', 'inherit'],
+  const server = await startServerProcess({
+    env: { SEED_DEMO: 'true' },
+    readyTimeoutMs: 120_000,
+    stdio: 'ignore',
   });
+  const url = server.url;
   try {
-    for (;;) {
-      try {
-        const response = await fetch(`${url}/`);
-        if (response.ok) break;
-      } catch {}
-      if (performance.now() - t1 > 120_000) throw new Error('server did not start');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const page = await fetch(`${url}/`);
+    if (!page.ok) throw new Error(`GET / answered ${page.status}`);
     rows.push({
       metric: 'first start to served page (fresh DATA_DIR: migrate + seed)',
       value: (performance.now() - t1) / 1000,
@@ -145,9 +123,7 @@ async function main() {
       baseline: percentile(health, 95),
     });
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
-    rmSync(dataDir, { recursive: true, force: true });
+    await server.stop();
   }
 
   const js = initialScriptGzipBytes();

@@ -42,7 +42,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,6 +55,7 @@ import {
 } from '../contract/src/live.ts';
 import { signUpThroughForm } from '../e2e/accounts.ts';
 import { launchBrowser, openPage, type WatchedPage } from '../e2e/browser.ts';
+import { startServerProcess } from '../server/src/test/server-process.ts';
 import { percentile, type Row, report } from './report.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -77,7 +77,7 @@ const FIRST_FRAME_TIMEOUT_MS = 10_000;
 const PREVIEW = 'video[data-testid="camera-preview"]';
 const LIVE_VIDEO = 'video[data-testid="live-video"]';
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const _sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const fixed = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : String(n));
 
 // ---------------------------------------------------------------------------------------------
@@ -445,87 +445,28 @@ async function waitForDecodedFrame(page: Page, target: string, timeout: number):
 // The server
 // ---------------------------------------------------------------------------------------------
 
-/** Environment variables the server reads that must not leak from this shell into the run. */
-const SERVER_ENV_KEYS = [
-  'PORT',
-  'HOST',
-  'DATA_DIR',
-  'DATABASE_URL',
-  'REDIS_URL',
-  'SESSION_SECRET',
-  'PUBLIC_URL',
-  'LOG_LEVEL',
-  'BODY_LIMIT_BYTES',
-  'SEED_DEMO',
-  'TRUST_PROXY',
-  'SHUTDOWN_GRACE_MS',
-  'STRIPE_SECRET_KEY',
-  'STRIPE_PUBLISHABLE_KEY',
-  'STRIPE_WEBHOOK_SECRET',
-];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-    server.once('error', reject);
-  });
-}
-
 interface ServerHandle {
   proc: ChildProcess;
   base: string;
   stop(): Promise<void>;
 }
 
-async function startServer(dataDir: string, onSpawn: (proc: ChildProcess) => void): Promise<ServerHandle> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of SERVER_ENV_KEYS) delete env[key];
-  Object.assign(env, {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    PUBLIC_URL: base,
-    LOG_LEVEL: 'warn',
-    SEED_DEMO: 'false',
-    SHUTDOWN_GRACE_MS: '5000',
+/** The real server on a fresh PGlite DATA_DIR (the shared launcher), stopped with the run. */
+async function startServer(dataDir: string, onStarted: (proc: ChildProcess) => void): Promise<ServerHandle> {
+  const server = await startServerProcess({
+    dataDir,
+    signal: stopAll.signal,
+    readyTimeoutMs: 60_000,
+    env: { SHUTDOWN_GRACE_MS: '5000' },
   });
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  onSpawn(proc);
-  const exited = once(proc, 'exit');
-  const stop = async () => {
-    if (proc.exitCode !== null || proc.signalCode !== null) return;
-    proc.kill('SIGTERM');
-    const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
+  onStarted(server.proc);
+  return {
+    proc: server.proc,
+    base: server.url,
+    async stop() {
+      await server.stop();
+    },
   };
-  const started = performance.now();
-  try {
-    for (;;) {
-      checkNotStopped();
-      if (proc.exitCode !== null) throw new Error(`the server exited with code ${proc.exitCode} at start`);
-      const ok = await fetch(`${base}/api/health`, { signal: AbortSignal.timeout(2000) }).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) break;
-      if (performance.now() - started > 60_000) throw new Error('the server did not answer within 60 s');
-      await sleep(100);
-    }
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { proc, base, stop };
 }
 
 // ---------------------------------------------------------------------------------------------

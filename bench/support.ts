@@ -4,15 +4,17 @@
  * PostgreSQL database), the real server in a child process, sign-up and listing through the API,
  * and room sockets. Not a benchmark itself (run-all does not list it).
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
+import { freePort } from '../server/src/test/ports.ts';
+import { startServerProcess } from '../server/src/test/server-process.ts';
+import { createThrowawayDatabase, type ThrowawayDatabase } from '../server/src/test/throwaway-database.ts';
+
+export { freePort };
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -208,33 +210,20 @@ export async function createStorage(serverUrl: string | undefined, bench: string
   if (!serverUrl) {
     return { label: 'PGlite', dataDir, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
   }
-  const { default: pg } = await import('pg');
-  const name = `streamshop_${bench}bench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 5000 });
+  let database: ThrowawayDatabase;
   try {
-    await admin.connect();
-    await admin.query(`create database ${name}`);
+    database = await createThrowawayDatabase(serverUrl, `${bench}bench`);
   } catch (error) {
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
-  } finally {
-    await admin.end().catch(() => undefined);
   }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
   return {
     label: 'PostgreSQL',
     dataDir,
-    databaseUrl: url.toString(),
+    databaseUrl: database.url,
     async drop() {
       rmSync(dataDir, { recursive: true, force: true });
-      const dropper = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 5000 });
-      await dropper.connect();
-      try {
-        await dropper.query(`drop database if exists ${name} with (force)`);
-      } finally {
-        await dropper.end();
-      }
+      await database.drop();
     },
   };
 }
@@ -255,48 +244,12 @@ export async function withDatabase<T>(storage: Storage, fn: (query: Query) => Pr
   }
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-    server.once('error', reject);
-  });
-}
-
 export interface AppServer {
   proc: ChildProcess;
   pid: number;
   base: string;
   stop(): Promise<number | null>;
 }
-
-/** Environment variables the server reads that must not leak from this shell into the run. */
-const SERVER_ENV_KEYS = [
-  'PORT',
-  'HOST',
-  'DATA_DIR',
-  'DATABASE_URL',
-  'REDIS_URL',
-  'SESSION_SECRET',
-  'PUBLIC_URL',
-  'LOG_LEVEL',
-  'BODY_LIMIT_BYTES',
-  'SEED_DEMO',
-  'TRUST_PROXY',
-  'SOCKETS_PER_ADDRESS',
-  'SHUTDOWN_GRACE_MS',
-  'GOOGLE_ISSUER',
-  'GOOGLE_CLIENT_ID',
-  'GOOGLE_CLIENT_SECRET',
-  'REPLIT_ISSUER',
-  'REPLIT_CLIENT_ID',
-  'REPLIT_CLIENT_SECRET',
-  'STRIPE_SECRET_KEY',
-  'STRIPE_PUBLISHABLE_KEY',
-  'STRIPE_WEBHOOK_SECRET',
-];
 
 /**
  * The real server (server/src/main.ts) in a child process on a free port of 127.0.0.1, on the
@@ -307,54 +260,20 @@ export async function startAppServer(
   storage: Storage,
   options: { signal?: AbortSignal; env?: Record<string, string> } = {},
 ): Promise<AppServer> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of SERVER_ENV_KEYS) delete env[key];
-  Object.assign(env, {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: storage.dataDir,
-    ...(storage.databaseUrl ? { DATABASE_URL: storage.databaseUrl } : {}),
-    PUBLIC_URL: base,
-    LOG_LEVEL: 'warn',
-    SEED_DEMO: 'false',
-    TRUST_PROXY: 'true',
-    // Every bench viewer connects from 127.0.0.1.
-    SOCKETS_PER_ADDRESS: '1000000',
-    SHUTDOWN_GRACE_MS: '10000',
-    ...options.env,
+  const server = await startServerProcess({
+    dataDir: storage.dataDir,
+    readyTimeoutMs: 60_000,
+    signal: options.signal,
+    env: {
+      ...(storage.databaseUrl ? { DATABASE_URL: storage.databaseUrl } : {}),
+      TRUST_PROXY: 'true',
+      // Every bench viewer connects from 127.0.0.1.
+      SOCKETS_PER_ADDRESS: '1000000',
+      SHUTDOWN_GRACE_MS: '10000',
+      ...options.env,
+    },
   });
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const exited = once(proc, 'exit').then(([code]) => code as number | null);
-  const stop = async (): Promise<number | null> => {
-    if (proc.exitCode !== null || proc.signalCode !== null) return proc.exitCode;
-    proc.kill('SIGTERM');
-    const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
-    const code = await exited;
-    clearTimeout(timer);
-    return code;
-  };
-  const started = performance.now();
-  const api = client(base, options.signal);
-  try {
-    for (;;) {
-      options.signal?.throwIfAborted();
-      if (proc.exitCode !== null) throw new Error(`the server exited with code ${proc.exitCode} at start`);
-      const health = await api.request('GET', '/api/health');
-      if (health.status === 200) break;
-      if (performance.now() - started > 60_000) throw new Error('the server did not answer within 60 s');
-      await sleep(100);
-    }
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { proc, pid: proc.pid ?? 0, base, stop };
+  return { proc: server.proc, pid: server.pid, base: server.url, stop: server.stop };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -128,6 +128,9 @@ export interface StripeSettings {
   webhookSecret: string;
 }
 
+/** Every environment variable the server reads (a launcher clears them so a shell's own do not leak in). */
+export const CONFIG_ENV_KEYS = Object.keys(envSchema.shape);
+
 export interface OidcSettings {
   issuer: string;
   clientId: string;

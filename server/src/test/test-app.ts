@@ -3,12 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { type AppDeps, buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { type Database, openDatabase } from '../db/client.ts';
 import type { RateLimiter } from '../platform/rate-limit.ts';
 import { SOCKETS_PER_ADDRESS } from '../platform/socket-cap.ts';
+import { createThrowawayDatabase } from './throwaway-database.ts';
 
 /**
  * A fresh database for one test file: an in-memory PGlite by default, or a new database on the
@@ -17,22 +17,13 @@ import { SOCKETS_PER_ADDRESS } from '../platform/socket-cap.ts';
 export async function createTestDatabase(): Promise<Database> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) return openDatabase({});
-  const name = `streamshop_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString() });
+  const throwaway = await createThrowawayDatabase(serverUrl, 'test');
+  const database = await openDatabase({ databaseUrl: throwaway.url });
   return {
     ...database,
     async close() {
       await database.close();
-      const dropper = new pg.Client({ connectionString: serverUrl });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
+      await throwaway.drop();
     },
   };
 }
