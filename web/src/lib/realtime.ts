@@ -1,3 +1,4 @@
+import { CloseCode } from '@streamshop/contract/live.ts';
 /**
  * A small WebSocket client that lives outside React: it parses text frames into a typed message
  * union, passes binary frames through, and reconnects with capped, jittered exponential backoff.
@@ -28,7 +29,7 @@ export function backoffDelay(
 }
 
 /** The server restarts or hands the socket over: come back at once, no backoff. */
-export const CLOSE_SERVICE_RESTART = 1012;
+export const CLOSE_SERVICE_RESTART = CloseCode.serviceRestart;
 /** Our own clean close. */
 export const CLOSE_NORMAL = 1000;
 

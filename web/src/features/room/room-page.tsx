@@ -1,4 +1,5 @@
 import type { Stream } from '@streamshop/contract/catalog.ts';
+import { ROOM_NAME_PATTERN } from '@streamshop/contract/room-name.ts';
 import { useQuery } from '@tanstack/react-query';
 import { AlertTriangle } from 'lucide-react';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
@@ -28,8 +29,6 @@ import { CAMERA_ERROR_MESSAGE, CAMERA_ERROR_TITLE, useCamera } from './use-camer
 import { useRoomSocket } from './use-room-socket.ts';
 import { ViewerStage } from './viewer-stage.tsx';
 
-const ROOM_NAME = /^[a-z0-9-]{3,80}$/;
-
 function RoomNotice({ children }: { children: ReactNode }) {
   return (
     <section className="mx-auto w-full max-w-3xl px-4 py-12 sm:px-6">
@@ -47,7 +46,7 @@ function RoomNotice({ children }: { children: ReactNode }) {
 /** /room/:name: the host's studio or the viewers' player, with the Live Chat panel. */
 export function RoomPage() {
   const { name = '' } = useParams();
-  const valid = ROOM_NAME.test(name);
+  const valid = ROOM_NAME_PATTERN.test(name);
   const query = useQuery({ ...streamQueryOptions(name), enabled: valid });
   usePageTitle(query.data?.title ?? 'Live Stream');
 
