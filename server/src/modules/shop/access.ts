@@ -1,16 +1,13 @@
-import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { forbidden, notFound, unauthorized } from '../../platform/errors.ts';
 import { findStreamByRoom, type StreamRecord } from '../streams/service.ts';
+import { isModeratorOf } from './repo.ts';
 
 /** Whether the user runs this seller's rooms: the seller, or a moderator the seller appointed. */
 export async function canRunRoom(db: Db, ownerId: string, userId: string | undefined): Promise<boolean> {
   if (!userId) return false;
   if (userId === ownerId) return true;
-  const result = await db.execute(
-    sql`select 1 from seller_moderators where owner_id = ${ownerId} and user_id = ${userId}`,
-  );
-  return result.rows.length > 0;
+  return isModeratorOf(db, ownerId, userId);
 }
 
 /** The stream of a room for a change to its shop: 401 signed out, 404 unknown, 403 not its seller or moderator. */

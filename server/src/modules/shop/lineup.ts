@@ -7,12 +7,26 @@ import {
   type RoomShop,
   type StartOfferBody,
 } from '@streamshop/contract/shop.ts';
-import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import type { RoomHub } from '../../platform/room-hub.ts';
 import type { StreamRecord } from '../streams/service.ts';
-import { loadRoomShop } from './room-shop.ts';
+import {
+  deleteFromLineup,
+  endOffers,
+  endPin,
+  hasRunningOffer,
+  insertIntoLineup,
+  insertOffer,
+  insertPin,
+  isInLineup,
+  lineupSize,
+  loadRoomShop,
+  lockStream,
+  pinnedNow,
+  productPriceAndStock,
+  sellerOwnsProduct,
+} from './repo.ts';
 
 /**
  * Changes to a room's shop. Each runs in a transaction that first locks the stream row, so two
@@ -20,7 +34,7 @@ import { loadRoomShop } from './room-shop.ts';
  */
 async function change(db: Db, hub: RoomHub, stream: StreamRecord, apply: (tx: Tx) => Promise<void>) {
   const shop = await db.transaction(async (tx) => {
-    await tx.execute(sql`select id from streams where id = ${stream.id} for update`);
+    await lockStream(tx, stream.id);
     await apply(tx);
     return loadRoomShop(tx, stream.id);
   });
@@ -40,19 +54,13 @@ export function addToLineup(
 ): Promise<RoomShop> {
   assertNotEnded(stream);
   return change(db, hub, stream, async (tx) => {
-    const owned = await tx.execute(
-      sql`select 1 from products where id = ${productId} and seller_id = ${stream.owner_id}`,
-    );
-    if (owned.rows.length === 0) throw notFound('No such product in this seller’s catalogue');
-    const size = await tx.execute<{ n: number; top: number | null }>(
-      sql`select count(*) as n, max(position) as top from stream_products where stream_id = ${stream.id}`,
-    );
-    const { n = 0, top = null } = size.rows[0] ?? {};
-    if (Number(n) >= MAX_LINEUP) throw conflict('CONFLICT', `A lineup holds at most ${MAX_LINEUP} products.`);
-    await tx.execute(sql`
-      insert into stream_products (stream_id, product_id, position)
-      values (${stream.id}, ${productId}, ${(top ?? -1) + 1})
-      on conflict (stream_id, product_id) do nothing`);
+    if (!(await sellerOwnsProduct(tx, stream.owner_id, productId))) {
+      throw notFound('No such product in this seller’s catalogue');
+    }
+    const size = await lineupSize(tx, stream.id);
+    if (size.count >= MAX_LINEUP)
+      throw conflict('CONFLICT', `A lineup holds at most ${MAX_LINEUP} products.`);
+    await insertIntoLineup(tx, stream.id, productId, (size.top ?? -1) + 1);
   });
 }
 
@@ -64,53 +72,33 @@ export function removeFromLineup(
 ): Promise<RoomShop> {
   assertNotEnded(stream);
   return change(db, hub, stream, async (tx) => {
-    await unpinIn(tx, stream.id, productId);
-    await endOffersOf(tx, stream.id, productId);
-    await tx.execute(
-      sql`delete from stream_products where stream_id = ${stream.id} and product_id = ${productId}`,
-    );
+    await endPin(tx, stream.id, productId);
+    await endOffers(tx, stream.id, productId);
+    await deleteFromLineup(tx, stream.id, productId);
   });
 }
 
 export function pin(db: Db, hub: RoomHub, stream: StreamRecord, productId: string): Promise<RoomShop> {
   assertNotEnded(stream);
   return change(db, hub, stream, async (tx) => {
-    const inLineup = await tx.execute(
-      sql`select 1 from stream_products where stream_id = ${stream.id} and product_id = ${productId}`,
-    );
-    if (inLineup.rows.length === 0) throw badRequest('Add the product to the lineup before pinning it.');
-    const open = await tx.execute<{ product_id: string }>(
-      sql`select product_id from stream_pins where stream_id = ${stream.id} and unpinned_at is null`,
-    );
-    if (open.rows.some((row) => row.product_id === productId)) return;
-    if (open.rows.length >= MAX_PINNED) {
+    if (!(await isInLineup(tx, stream.id, productId))) {
+      throw badRequest('Add the product to the lineup before pinning it.');
+    }
+    const open = await pinnedNow(tx, stream.id);
+    if (open.includes(productId)) return;
+    if (open.length >= MAX_PINNED) {
       throw conflict('CONFLICT', `At most ${MAX_PINNED} products can be pinned at once. Unpin one first.`);
     }
-    await tx.execute(
-      sql`insert into stream_pins (stream_id, product_id) values (${stream.id}, ${productId})`,
-    );
+    await insertPin(tx, stream.id, productId);
   });
-}
-
-async function unpinIn(tx: Tx, streamId: string, productId: string) {
-  await tx.execute(sql`
-    update stream_pins set unpinned_at = now()
-    where stream_id = ${streamId} and product_id = ${productId} and unpinned_at is null`);
-}
-
-async function endOffersOf(tx: Tx, streamId: string, productId?: string) {
-  await tx.execute(sql`
-    update stream_offers set ended_at = now()
-    where stream_id = ${streamId} and ended_at is null and ends_at > now()
-      ${productId ? sql`and product_id = ${productId}` : sql``}`);
 }
 
 /** Unpinning a product also ends its running offer: an offer lives on a pinned product. */
 export function unpin(db: Db, hub: RoomHub, stream: StreamRecord, productId: string): Promise<RoomShop> {
   assertNotEnded(stream);
   return change(db, hub, stream, async (tx) => {
-    await unpinIn(tx, stream.id, productId);
-    await endOffersOf(tx, stream.id, productId);
+    await endPin(tx, stream.id, productId);
+    await endOffers(tx, stream.id, productId);
   });
 }
 
@@ -127,15 +115,9 @@ export function startOffer(
   if (!stream.is_active || stream.ended_at)
     throw conflict('CONFLICT', 'Offers run only while the stream is live.');
   return change(db, hub, stream, async (tx) => {
-    const pinned = await tx.execute(sql`
-      select 1 from stream_pins
-      where stream_id = ${stream.id} and product_id = ${body.productId} and unpinned_at is null`);
-    if (pinned.rows.length === 0)
+    if (!(await pinnedNow(tx, stream.id)).includes(body.productId))
       throw badRequest('Pin the product before starting an offer on it.', { productId: 'is not pinned' });
-    const product = await tx.execute<{ price_cents: number; stock: number }>(
-      sql`select price_cents, stock from products where id = ${body.productId}`,
-    );
-    const { price_cents: price = 0, stock = 0 } = product.rows[0] ?? {};
+    const { price, stock } = await productPriceAndStock(tx, body.productId);
     if (body.priceCents >= price) {
       throw badRequest('An offer must be cheaper than the regular price.', {
         priceCents: `must be below the regular price (${price} cents)`,
@@ -155,16 +137,13 @@ export function startOffer(
         quantity: `must be at most ${stock}`,
       });
     }
-    const running = await tx.execute(sql`
-      select 1 from stream_offers where stream_id = ${stream.id} and ended_at is null and ends_at > now()`);
-    if (running.rows.length > 0) throw conflict('CONFLICT', 'An offer is already running. End it first.');
-    await tx.execute(sql`
-      insert into stream_offers (stream_id, product_id, price_cents, quantity, ends_at)
-      values (${stream.id}, ${body.productId}, ${body.priceCents}, ${body.quantity},
-        now() + make_interval(secs => ${body.durationSec}))`);
+    if (await hasRunningOffer(tx, stream.id)) {
+      throw conflict('CONFLICT', 'An offer is already running. End it first.');
+    }
+    await insertOffer(tx, stream.id, body);
   });
 }
 
 export function endOffer(db: Db, hub: RoomHub, stream: StreamRecord): Promise<RoomShop> {
-  return change(db, hub, stream, (tx) => endOffersOf(tx, stream.id));
+  return change(db, hub, stream, (tx) => endOffers(tx, stream.id));
 }

@@ -15,9 +15,8 @@ import type { RoomHub } from '../../platform/room-hub.ts';
 import { SIGNED_IN } from '../../platform/sessions.ts';
 import { findStreamByRoom } from '../streams/service.ts';
 import { roomOwnedBy, roomRunBy } from './access.ts';
-import { replayChapters } from './chapters.ts';
 import { addToLineup, endOffer, pin, removeFromLineup, startOffer, unpin } from './lineup.ts';
-import { loadRoomShop } from './room-shop.ts';
+import { loadRoomShop, replayChapters } from './service.ts';
 
 const errors = {
   400: errorBodySchema,

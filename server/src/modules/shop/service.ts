@@ -1,3 +1,5 @@
-/** Shop's entry for other modules: a room's running offer (checkout) and featured counts (storefront). */
-export { featuredProductCounts } from './chapters.ts';
-export { activeOffer } from './room-shop.ts';
+/**
+ * Shop's entry: a room's running offer (checkout), featured counts (storefront), and the room's
+ * shop and replay chapters (its routes).
+ */
+export { activeOffer, featuredProductCounts, loadRoomShop, replayChapters } from './repo.ts';
