@@ -39,38 +39,41 @@
  * --max-seconds: Chromium and the server are stopped, the temp folder removed, and the exit code
  * is 3. Needs ffmpeg and the built web app (it runs `npm run build` first when web/dist is missing).
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { type ChildProcess, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import {
-  LIVE_EDGE_MAX_LAG_SEC,
-  LIVE_EDGE_TARGET_SEC,
-  MEDIA_KEYFRAME_INTERVAL_MS,
-  MEDIA_MIME_TYPES,
-  MEDIA_TIMESLICE_MS,
-} from '../contract/src/live.ts';
+import type { Browser } from 'playwright-core';
 import { signUpThroughForm } from '../e2e/accounts.ts';
 import { launchBrowser, openPage, type WatchedPage } from '../e2e/browser.ts';
 import { startServerProcess } from '../server/src/test/server-process.ts';
+import {
+  type Flow,
+  flow,
+  type LateJoin,
+  match,
+  type Shown,
+  type Stats,
+  shown,
+  stats,
+  timeline,
+} from './latency/analysis.ts';
+import { CLIP, CLIP_FRAMES, makeClip } from './latency/clip.ts';
+import {
+  loopbackPage,
+  type ProbeState,
+  probeScript,
+  readProbe,
+  waitForDecodedFrame,
+} from './latency/probe.ts';
 import { percentile, type Row, report } from './report.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const DEFAULTS = { seconds: 60, warmup: 5, lateJoins: 3, baselineSeconds: 12, maxSeconds: 150 };
 const TARGET = { medianMs: 800, aimMedianMs: 500, lateJoinFirstFrameMs: 1000 };
 /** The clip: 640x360 at 30 fps, a 10 s loop. 345.6 KB a frame, 104 MB in all. */
-const CLIP = { width: 640, height: 360, fps: 30, loopSec: 10, bits: 12, cols: 6, rows: 4 } as const;
-const CLIP_FRAMES = CLIP.fps * CLIP.loopSec;
-const LOOP_MS = CLIP.loopSec * 1000;
 /** A viewer frame may show up this much before the preview's copy (clock and vsync noise). */
-const MATCH_SLACK_MS = 50;
-/** Luma of the blocks (video range) and the least difference, 0–255 RGB, of every bit pair. */
-const Y_BLACK = 16;
-const Y_WHITE = 235;
-const MIN_CONTRAST = 80;
 const LATE_JOIN_HOLD_MS = 5000;
 const FIRST_FRAME_TIMEOUT_MS = 10_000;
 
@@ -134,313 +137,6 @@ async function wait(ms: number): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The clip: frame numbers as block barcodes, piped through ffmpeg into a Y4M file
-// ---------------------------------------------------------------------------------------------
-
-/** Cell k of the grid is bit k (k < bits) or bit k − bits inverted. */
-function cellIsWhite(frame: number, cell: number): boolean {
-  const bit = (frame >> (cell % CLIP.bits)) & 1;
-  return cell < CLIP.bits ? bit === 1 : bit === 0;
-}
-
-function yuvFrame(frame: number): Buffer {
-  const { width, height, cols, rows } = CLIP;
-  const lumaSize = width * height;
-  const buffer = Buffer.alloc(lumaSize * 1.5, 128); // chroma planes: neutral grey
-  for (let cell = 0; cell < cols * rows; cell++) {
-    const row = Math.floor(cell / cols);
-    const col = cell % cols;
-    const x0 = Math.floor((col * width) / cols);
-    const x1 = Math.floor(((col + 1) * width) / cols);
-    const y0 = Math.floor((row * height) / rows);
-    const y1 = Math.floor(((row + 1) * height) / rows);
-    const luma = cellIsWhite(frame, cell) ? Y_WHITE : Y_BLACK;
-    for (let y = y0; y < y1; y++) buffer.fill(luma, y * width + x0, y * width + x1);
-  }
-  return buffer;
-}
-
-async function makeClip(file: string): Promise<{ bytes: number; ms: number }> {
-  const started = performance.now();
-  const { width, height, fps } = CLIP;
-  const ffmpeg = spawn(
-    'ffmpeg',
-    [
-      ...['-hide_banner', '-loglevel', 'error', '-nostdin'],
-      ...['-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${width}x${height}`, '-r', String(fps), '-i', '-'],
-      ...['-f', 'yuv4mpegpipe', '-y', file],
-    ],
-    { stdio: ['pipe', 'ignore', 'inherit'] },
-  );
-  const exited = once(ffmpeg, 'close') as Promise<[number | null]>;
-  const failed = once(ffmpeg, 'error').then(([error]) => {
-    throw new Error(`ffmpeg could not be started: ${(error as Error).message}`);
-  });
-  const write = async () => {
-    for (let frame = 0; frame < CLIP_FRAMES; frame++) {
-      if (!ffmpeg.stdin.write(yuvFrame(frame))) await once(ffmpeg.stdin, 'drain');
-    }
-    ffmpeg.stdin.end();
-    const [code] = await exited;
-    if (code !== 0) throw new Error(`ffmpeg exited with code ${code}`);
-  };
-  await Promise.race([write(), failed]);
-  return { bytes: statSync(file).size, ms: performance.now() - started };
-}
-
-// ---------------------------------------------------------------------------------------------
-// The probe: runs in every page before its own scripts (a string: tsx's helpers must not leak in)
-// ---------------------------------------------------------------------------------------------
-
-/** [frame (−1: no barcode), rVFC now, expectedDisplayTime, captureTime (−1: none), mediaTime, presentedFrames, width] */
-type FrameEntry = [number, number, number, number, number, number, number];
-
-interface ProbeTarget {
-  frames: FrameEntry[];
-  failures: number;
-  elements: number;
-  /** performance.now() of every 'seeking' event (the player's live-edge jumps included). */
-  seeks: number[];
-  error?: string;
-}
-
-interface SocketEntry {
-  url: string;
-  createdAt: number;
-  openAt: number;
-  firstTextAt: number;
-  firstBinaryAt: number;
-  binaryMessages: number;
-  binaryBytes: number;
-}
-
-interface ProbeState {
-  /** Wall time (ms) = offsetMs + a performance.now() time of this page. */
-  offsetMs: number;
-  timeOrigin: number;
-  targets: Record<string, ProbeTarget>;
-  sockets: SocketEntry[];
-  /** Navigation timing of the document (ms since its navigation start; −1: none). */
-  navigation?: {
-    responseEnd: number;
-    domContentLoaded: number;
-    streamApiEnd: number;
-    /** Same-origin resources: [path, start, response end]. */
-    resources: Array<[string, number, number]>;
-  };
-}
-
-function probeScript(targets: Array<{ name: string; selector: string }>): string {
-  const config = {
-    targets,
-    bits: CLIP.bits,
-    cols: CLIP.cols,
-    rows: CLIP.rows,
-    frames: CLIP_FRAMES,
-    minContrast: MIN_CONTRAST,
-  };
-  return `(() => {
-  if (window.top !== window || window.__latency) return;
-  const cfg = ${JSON.stringify(config)};
-  // Wall clock for this page: wait for Date.now() to tick, then pair it with performance.now().
-  let d0 = Date.now(), d = d0;
-  while (d === d0) d = Date.now();
-  const state = { offsetMs: d - performance.now(), timeOrigin: performance.timeOrigin, targets: {}, sockets: [] };
-  window.__latency = state;
-
-  const NativeWebSocket = window.WebSocket;
-  window.WebSocket = class extends NativeWebSocket {
-    constructor(url, protocols) {
-      super(url, protocols);
-      const entry = { url: String(url), createdAt: performance.now(), openAt: -1, firstTextAt: -1,
-        firstBinaryAt: -1, binaryMessages: 0, binaryBytes: 0 };
-      state.sockets.push(entry);
-      this.addEventListener('open', () => { entry.openAt = performance.now(); });
-      this.addEventListener('message', (event) => {
-        const t = performance.now();
-        if (typeof event.data === 'string') {
-          if (entry.firstTextAt < 0) entry.firstTextAt = t;
-        } else {
-          if (entry.firstBinaryAt < 0) entry.firstBinaryAt = t;
-          entry.binaryMessages += 1;
-          entry.binaryBytes += event.data.byteLength ?? event.data.size ?? 0;
-        }
-      });
-    }
-  };
-
-  const CW = 96, CH = 54;
-  const canvas = document.createElement('canvas');
-  canvas.width = CW;
-  canvas.height = CH;
-  const ctx = canvas.getContext('2d', { willReadFrequently: true });
-  const cells = [];
-  for (let k = 0; k < cfg.bits * 2; k++) {
-    const r = Math.floor(k / cfg.cols), c = k % cfg.cols;
-    const x0 = (c * CW) / cfg.cols, x1 = ((c + 1) * CW) / cfg.cols;
-    const y0 = (r * CH) / cfg.rows, y1 = ((r + 1) * CH) / cfg.rows;
-    const mx = (x1 - x0) / 4, my = (y1 - y0) / 4;
-    cells.push([Math.ceil(x0 + mx), Math.floor(x1 - mx), Math.ceil(y0 + my), Math.floor(y1 - my)]);
-  }
-  const decode = (video) => {
-    ctx.drawImage(video, 0, 0, CW, CH);
-    const px = ctx.getImageData(0, 0, CW, CH).data;
-    const lum = (cell) => {
-      let sum = 0, n = 0;
-      for (let y = cell[2]; y < cell[3]; y++)
-        for (let x = cell[0]; x < cell[1]; x++) {
-          const i = (y * CW + x) * 4;
-          sum += px[i] + px[i + 1] + px[i + 2];
-          n += 3;
-        }
-      return sum / n;
-    };
-    let value = 0, contrast = 255;
-    for (let b = 0; b < cfg.bits; b++) {
-      const diff = lum(cells[b]) - lum(cells[b + cfg.bits]);
-      contrast = Math.min(contrast, Math.abs(diff));
-      if (diff > 0) value |= 1 << b;
-    }
-    return contrast >= cfg.minContrast && value < cfg.frames ? value : -1;
-  };
-
-  const watch = (target) => {
-    const log = { frames: [], failures: 0, elements: 0, seeks: [] };
-    state.targets[target.name] = log;
-    let hooked = null;
-    const onFrame = (video) => (now, meta) => {
-      if (hooked !== video) return;
-      let frame = -1;
-      try { frame = video.videoWidth > 0 ? decode(video) : -1; } catch (error) { log.error = String(error); }
-      if (frame < 0) log.failures += 1;
-      log.frames.push([frame, now, meta.expectedDisplayTime, meta.captureTime ?? -1, meta.mediaTime,
-        meta.presentedFrames, meta.width]);
-      video.requestVideoFrameCallback(onFrame(video));
-    };
-    setInterval(() => {
-      const video = document.querySelector(target.selector);
-      if (video && video !== hooked) {
-        hooked = video;
-        log.elements += 1;
-        video.addEventListener('seeking', () => log.seeks.push(performance.now()));
-        video.requestVideoFrameCallback(onFrame(video));
-      }
-    }, 20);
-  };
-  for (const target of cfg.targets) watch(target);
-})();`;
-}
-
-/** The baseline page: the same camera, recorded with the app's settings, played back through MSE in the same page. */
-function loopbackPage(): string {
-  const config = {
-    mimeTypes: MEDIA_MIME_TYPES,
-    timesliceMs: MEDIA_TIMESLICE_MS,
-    keyframeMs: MEDIA_KEYFRAME_INTERVAL_MS,
-    maxLagSec: LIVE_EDGE_MAX_LAG_SEC,
-    targetSec: LIVE_EDGE_TARGET_SEC,
-  };
-  return `<!doctype html><html><head><meta charset="utf-8"><title>latency loopback</title></head>
-<body style="margin:0;background:#000">
-<video id="preview" muted autoplay playsinline style="width:640px;height:360px"></video>
-<video id="playback" muted autoplay playsinline style="width:640px;height:360px"></video>
-<script>
-(async () => {
-  const cfg = ${JSON.stringify(config)};
-  const status = (window.__loopback = { state: 'starting', appends: 0, seeks: 0 });
-  try {
-    const preview = document.getElementById('preview');
-    const playback = document.getElementById('playback');
-    const stream = await navigator.mediaDevices.getUserMedia({ audio: true, video: true });
-    preview.srcObject = stream;
-    preview.play().catch(() => {});
-    const mimeType = cfg.mimeTypes.find((t) => MediaRecorder.isTypeSupported(t));
-    const mediaSource = new MediaSource();
-    playback.src = URL.createObjectURL(mediaSource);
-    await new Promise((resolve) => mediaSource.addEventListener('sourceopen', resolve, { once: true }));
-    const buffer = mediaSource.addSourceBuffer(mimeType);
-    const queue = [];
-    let started = false;
-    // The player's rule (live-edge.ts): more than maxLag behind the buffered end: jump to target before it.
-    const edge = () => {
-      if (!buffer.buffered.length) return;
-      const end = buffer.buffered.end(buffer.buffered.length - 1);
-      if (end - playback.currentTime > cfg.maxLagSec) {
-        playback.currentTime = Math.max(0, end - cfg.targetSec);
-        status.seeks += 1;
-      }
-    };
-    const pump = () => {
-      if (buffer.updating || mediaSource.readyState !== 'open' || !queue.length) return;
-      buffer.appendBuffer(queue.shift());
-    };
-    buffer.addEventListener('updateend', () => {
-      status.appends += 1;
-      if (!started && buffer.buffered.length) {
-        started = true;
-        playback.currentTime = buffer.buffered.start(0);
-        playback.play().catch(() => {});
-      }
-      edge();
-      pump();
-    });
-    setInterval(edge, 250);
-    const recorder = new MediaRecorder(stream, { mimeType, videoKeyFrameIntervalDuration: cfg.keyframeMs });
-    let chain = Promise.resolve();
-    recorder.ondataavailable = (event) => {
-      if (!event.data.size) return;
-      chain = chain.then(async () => { queue.push(await event.data.arrayBuffer()); pump(); });
-    };
-    recorder.start(cfg.timesliceMs);
-    status.state = 'recording';
-    status.mimeType = mimeType;
-  } catch (error) {
-    status.state = 'failed';
-    status.error = String(error);
-  }
-})();
-</script></body></html>`;
-}
-
-async function readProbe(page: Page): Promise<ProbeState> {
-  return page.evaluate(() => {
-    const state = (window as unknown as { __latency: ProbeState }).__latency;
-    const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
-    const streamApi = performance
-      .getEntriesByType('resource')
-      .find((e) => e.name.includes('/api/streams/')) as PerformanceResourceTiming | undefined;
-    const resources = performance
-      .getEntriesByType('resource')
-      .filter((e) => e.name.startsWith(location.origin))
-      .map((e) => [
-        e.name.slice(location.origin.length),
-        Math.round(e.startTime),
-        Math.round((e as PerformanceResourceTiming).responseEnd),
-      ]) as Array<[string, number, number]>;
-    return {
-      ...state,
-      navigation: {
-        responseEnd: nav?.responseEnd ?? -1,
-        domContentLoaded: nav?.domContentLoadedEventEnd ?? -1,
-        streamApiEnd: streamApi?.responseEnd ?? -1,
-        resources,
-      },
-    };
-  });
-}
-
-/** Waits for a frame with a barcode on the probe's target (a function: the app's CSP forbids eval). */
-async function waitForDecodedFrame(page: Page, target: string, timeout: number): Promise<void> {
-  await page.waitForFunction(
-    (name) => {
-      const state = (window as unknown as { __latency?: ProbeState }).__latency;
-      return (state?.targets[name]?.frames ?? []).some((f) => f[0] >= 0);
-    },
-    target,
-    { timeout },
-  );
-}
-
 // ---------------------------------------------------------------------------------------------
 // The server
 // ---------------------------------------------------------------------------------------------
@@ -472,140 +168,6 @@ async function startServer(dataDir: string, onStarted: (proc: ChildProcess) => v
 // ---------------------------------------------------------------------------------------------
 // Analysis
 // ---------------------------------------------------------------------------------------------
-
-interface Shown {
-  frame: number;
-  /** Wall time (ms) the frame was expected on screen. */
-  at: number;
-}
-
-function shown(state: ProbeState | undefined, target: string): { all: Shown[]; decoded: Shown[] } {
-  const frames = state?.targets[target]?.frames ?? [];
-  const all = frames.map(([frame, , expected]) => ({ frame, at: (state?.offsetMs ?? 0) + expected }));
-  return { all, decoded: all.filter((s) => s.frame >= 0) };
-}
-
-interface Sample {
-  at: number;
-  frame: number;
-  ms: number;
-}
-
-/** For every decoded sink frame, its delay after the source showed the same frame number. */
-function match(source: Shown[], sink: Shown[]): { samples: Sample[]; unmatched: number } {
-  const bySource = new Map<number, number[]>();
-  for (const s of source) {
-    const list = bySource.get(s.frame) ?? [];
-    list.push(s.at);
-    bySource.set(s.frame, list);
-  }
-  const samples: Sample[] = [];
-  let unmatched = 0;
-  for (const s of sink) {
-    // The frame numbers repeat every loop: the earliest showing in the half loop before this one.
-    const candidates = (bySource.get(s.frame) ?? []).filter(
-      (t) => t <= s.at + MATCH_SLACK_MS && t > s.at - LOOP_MS / 2,
-    );
-    if (candidates.length === 0) {
-      unmatched += 1;
-      continue;
-    }
-    samples.push({ at: s.at, frame: s.frame, ms: s.at - Math.min(...candidates) });
-  }
-  return { samples, unmatched };
-}
-
-interface Flow {
-  /** Decoded frames per second shown. */
-  fps: number;
-  /** Longest time between two shown frames. */
-  longestGapMs: number;
-  /** Frame numbers never shown between two that were (live-edge jumps, dropped frames). */
-  skipped: number;
-  /** A frame shown again, or an earlier one after a later one. */
-  repeats: number;
-}
-
-function flow(decoded: Shown[], fromAt: number, toAt: number): Flow {
-  const inWindow = decoded.filter((s) => s.at >= fromAt && s.at <= toAt);
-  let longestGapMs = 0;
-  let skipped = 0;
-  let repeats = 0;
-  for (let i = 1; i < inWindow.length; i++) {
-    const a = inWindow[i - 1] as Shown;
-    const b = inWindow[i] as Shown;
-    longestGapMs = Math.max(longestGapMs, b.at - a.at);
-    const step = (b.frame - a.frame + CLIP_FRAMES) % CLIP_FRAMES;
-    if (step === 0 || step > CLIP_FRAMES / 2) repeats += 1;
-    else skipped += step - 1;
-  }
-  return { fps: inWindow.length / ((toAt - fromAt) / 1000), longestGapMs, skipped, repeats };
-}
-
-interface Stats {
-  n: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  min: number;
-  max: number;
-}
-
-function stats(values: number[]): Stats {
-  return {
-    n: values.length,
-    p50: percentile(values, 50),
-    p95: percentile(values, 95),
-    p99: percentile(values, 99),
-    min: values.length ? Math.min(...values) : Number.NaN,
-    max: values.length ? Math.max(...values) : Number.NaN,
-  };
-}
-
-/** Per second of [fromAt, toAt): frames shown and the median latency, for the JSON. */
-function timeline(samples: Sample[], decoded: Shown[], fromAt: number, toAt: number) {
-  const seconds = Math.round((toAt - fromAt) / 1000);
-  return Array.from({ length: seconds }, (_, i) => {
-    const a = fromAt + i * 1000;
-    const b = a + 1000;
-    return {
-      frames: decoded.filter((s) => s.at >= a && s.at < b).length,
-      p50: Math.round(
-        percentile(
-          samples.filter((s) => s.at >= a && s.at < b).map((s) => s.ms),
-          50,
-        ),
-      ),
-    };
-  });
-}
-
-interface LateJoin {
-  index: number;
-  /** Seconds into the measured window, and into the stream, when the navigation began. */
-  atWindowSec: number;
-  atStreamSec: number;
-  /** Navigation start (the page's performance.timeOrigin) → first frame presented. */
-  firstFrameMs: number;
-  /** The same from this process: just before page.goto → first frame presented. */
-  firstFrameFromGotoMs: number;
-  firstFrameDecoded: boolean;
-  /** Navigation start → the HTML in, DOMContentLoaded (the app's module script ran), GET /api/streams/:name answered. */
-  htmlMs: number;
-  domContentLoadedMs: number;
-  streamApiMs: number;
-  mediaSocketCreatedMs: number;
-  mediaSocketOpenMs: number;
-  firstMediaBytesMs: number;
-  /** How far behind the broadcaster the first frame was, and the median over the next seconds. */
-  firstFrameLatencyMs: number;
-  settledLatencyMs: number;
-  framesShown: number;
-  /** Same-origin requests of the page load: [path, start, response end] (ms since navigation start). */
-  resources: Array<[string, number, number]>;
-  error?: string;
-  problems: string[];
-}
 
 // ---------------------------------------------------------------------------------------------
 // Main
