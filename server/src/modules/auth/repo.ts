@@ -1,19 +1,58 @@
-import { and, eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { userIdentities, users } from '../../db/schema.ts';
+import { sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
 
-export type UserRow = typeof users.$inferSelect;
-export type NewUserRow = typeof users.$inferInsert;
+/** An account as stored (the password hash included: never send it to a client). */
+export type UserRow = {
+  id: string;
+  handle: string;
+  email: string;
+  passwordHash: string | null;
+  firstName: string;
+  lastName: string;
+  businessName: string | null;
+  profileImageUrl: string | null;
+  plan: 'free' | 'pro';
+  createdAt: Date;
+};
 
-export async function findUserByHandle(db: Db, handle: string): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(eq(users.handle, handle)).limit(1);
+export type NewUserRow = Omit<UserRow, 'id' | 'plan' | 'createdAt'>;
+
+/** The users columns under the names of UserRow (`u` is the users table). */
+const USER_COLUMNS = sql.raw(`u.id, u.handle, u.email, u.password_hash as "passwordHash",
+  u.first_name as "firstName", u.last_name as "lastName", u.business_name as "businessName",
+  u.profile_image_url as "profileImageUrl", u.plan, u.created_at as "createdAt"`);
+
+type UserRecord = Omit<UserRow, 'createdAt'> & { createdAt: Date | string };
+const toUserRow = (row: UserRecord): UserRow => ({ ...row, createdAt: new Date(row.createdAt) });
+
+async function oneUser(db: Db | Tx, query: ReturnType<typeof sql>): Promise<UserRow | undefined> {
+  const result = await db.execute<UserRecord>(query);
+  const row = result.rows[0];
+  return row ? toUserRow(row) : undefined;
+}
+
+export function findUserByHandle(db: Db, handle: string): Promise<UserRow | undefined> {
+  return oneUser(db, sql`select ${USER_COLUMNS} from users u where u.handle = ${handle} limit 1`);
+}
+
+export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return oneUser(db, sql`select ${USER_COLUMNS} from users u where u.email = ${email} limit 1`);
+}
+
+async function insertUserRow(db: Db | Tx, values: NewUserRow): Promise<UserRow> {
+  const row = await oneUser(
+    db,
+    sql`insert into users as u (handle, email, password_hash, first_name, last_name, business_name, profile_image_url)
+      values (${values.handle}, ${values.email}, ${values.passwordHash}, ${values.firstName}, ${values.lastName},
+        ${values.businessName}, ${values.profileImageUrl})
+      returning ${USER_COLUMNS}`,
+  );
+  if (!row) throw new Error('insert returned no row');
   return row;
 }
 
-export async function insertUser(db: Db, values: NewUserRow): Promise<UserRow> {
-  const [row] = await db.insert(users).values(values).returning();
-  if (!row) throw new Error('insert returned no row');
-  return row;
+export function insertUser(db: Db, values: NewUserRow): Promise<UserRow> {
+  return insertUserRow(db, values);
 }
 
 /** Postgres unique_violation, with the name of the index that refused the row. */
@@ -23,24 +62,13 @@ export function uniqueViolation(error: unknown): string | undefined {
   return pgError?.code === '23505' ? (pgError.constraint ?? '') : undefined;
 }
 
-export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(eq(users.email, email)).limit(1);
-  return row;
-}
-
 /** The account linked to an external identity (OpenID Connect provider + subject), if any. */
-export async function findUserByIdentity(
-  db: Db,
-  provider: string,
-  subject: string,
-): Promise<UserRow | undefined> {
-  const [row] = await db
-    .select({ user: users })
-    .from(userIdentities)
-    .innerJoin(users, eq(users.id, userIdentities.userId))
-    .where(and(eq(userIdentities.provider, provider), eq(userIdentities.subject, subject)))
-    .limit(1);
-  return row?.user;
+export function findUserByIdentity(db: Db, provider: string, subject: string): Promise<UserRow | undefined> {
+  return oneUser(
+    db,
+    sql`select ${USER_COLUMNS} from user_identities i join users u on u.id = i.user_id
+      where i.provider = ${provider} and i.subject = ${subject} limit 1`,
+  );
 }
 
 /** The external identities linked to an account. */
@@ -48,28 +76,35 @@ export async function identitiesOfUser(
   db: Db,
   userId: string,
 ): Promise<{ provider: string; subject: string }[]> {
-  return db
-    .select({ provider: userIdentities.provider, subject: userIdentities.subject })
-    .from(userIdentities)
-    .where(eq(userIdentities.userId, userId));
+  const result = await db.execute<{ provider: string; subject: string }>(
+    sql`select provider, subject from user_identities where user_id = ${userId}`,
+  );
+  return result.rows;
 }
 
 /** Links an external identity to an account; a link that already exists is left as it is. */
-export async function linkIdentity(db: Db, provider: string, subject: string, userId: string): Promise<void> {
-  await db.insert(userIdentities).values({ provider, subject, userId }).onConflictDoNothing();
+export async function linkIdentity(
+  db: Db | Tx,
+  provider: string,
+  subject: string,
+  userId: string,
+): Promise<void> {
+  await db.execute(sql`
+    insert into user_identities (provider, subject, user_id) values (${provider}, ${subject}, ${userId})
+    on conflict do nothing`);
 }
 
 /** Creates an account and links the external identity to it, atomically. */
-export async function insertUserWithIdentity(
+export function insertUserWithIdentity(
   db: Db,
   values: NewUserRow,
   provider: string,
   subject: string,
 ): Promise<UserRow> {
   return db.transaction(async (tx) => {
-    const [row] = await tx.insert(users).values(values).returning();
-    if (!row) throw new Error('insert returned no row');
-    await tx.insert(userIdentities).values({ provider, subject, userId: row.id });
+    const row = await insertUserRow(tx, values);
+    await tx.execute(sql`
+      insert into user_identities (provider, subject, user_id) values (${provider}, ${subject}, ${row.id})`);
     return row;
   });
 }
