@@ -1,12 +1,11 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { User } from '@streamshop/contract/auth.ts';
-import { and, eq, gt, lt, or } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/client.ts';
-import { sessions, users } from '../db/schema.ts';
 import { unauthorized } from './errors.ts';
-import { toUser } from './user.ts';
+import { toUser, toUserRow, USER_COLUMNS, type UserRecord } from './user.ts';
 
 /** On https the cookie is `__Host-sid`: the browser then insists on Secure, Path=/ and no Domain. */
 export const SESSION_COOKIE = 'sid';
@@ -64,26 +63,19 @@ export const sessionsPlugin = fp<{
       if (!id || id.length > 64) return;
       const idHash = hashId(id);
       const now = Date.now();
-      const [row] = await db
-        .select({ user: users, lastSeenAt: sessions.lastSeenAt })
-        .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.userId))
-        .where(
-          and(
-            eq(sessions.idHash, idHash),
-            gt(sessions.expiresAt, new Date(now)),
-            gt(sessions.lastSeenAt, new Date(now - idleTimeoutMs)),
-          ),
-        )
-        .limit(1);
+      const found = await db.execute<UserRecord & { lastSeenAt: Date | string }>(sql`
+        select ${USER_COLUMNS}, s.last_seen_at as "lastSeenAt"
+        from sessions s join users u on u.id = s.user_id
+        where s.id_hash = ${idHash} and s.expires_at > ${new Date(now)}
+          and s.last_seen_at > ${new Date(now - idleTimeoutMs)}
+        limit 1`);
+      const row = found.rows[0];
       if (!row) return;
-      if (now - row.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
-        await db
-          .update(sessions)
-          .set({ lastSeenAt: new Date(now) })
-          .where(eq(sessions.idHash, idHash));
+      if (now - new Date(row.lastSeenAt).getTime() > LAST_SEEN_RESOLUTION_MS) {
+        await db.execute(sql`update sessions set last_seen_at = ${new Date(now)} where id_hash = ${idHash}`);
       }
-      request.user = toUser(row.user);
+      const { lastSeenAt: _lastSeenAt, ...user } = row;
+      request.user = toUser(toUserRow(user));
       request.sessionIdHash = idHash;
     }
 
@@ -98,25 +90,20 @@ export const sessionsPlugin = fp<{
         const id = randomBytes(16).toString('base64url'); // 128 bits
         const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
         await db.transaction(async (tx) => {
-          if (previousIdHash) await tx.delete(sessions).where(eq(sessions.idHash, previousIdHash));
-          await tx
-            .delete(sessions)
-            .where(
-              and(
-                eq(sessions.userId, userId),
-                or(
-                  lt(sessions.expiresAt, new Date()),
-                  lt(sessions.lastSeenAt, new Date(Date.now() - idleTimeoutMs)),
-                ),
-              ),
-            );
-          await tx.insert(sessions).values({ idHash: hashId(id), userId, expiresAt });
+          if (previousIdHash) await tx.execute(sql`delete from sessions where id_hash = ${previousIdHash}`);
+          // The account's lapsed sessions go as a new one starts.
+          await tx.execute(sql`
+            delete from sessions
+            where user_id = ${userId}
+              and (expires_at < ${new Date()} or last_seen_at < ${new Date(Date.now() - idleTimeoutMs)})`);
+          await tx.execute(sql`
+            insert into sessions (id_hash, user_id, expires_at) values (${hashId(id)}, ${userId}, ${expiresAt})`);
         });
         reply.setCookie(cookieName, id, { ...cookieOptions, expires: expiresAt });
       },
       async end(reply, idHash) {
         if (idHash) {
-          await db.delete(sessions).where(eq(sessions.idHash, idHash));
+          await db.execute(sql`delete from sessions where id_hash = ${idHash}`);
           await onEnd?.(idHash);
         }
         reply.clearCookie(cookieName, cookieOptions);

@@ -1,29 +1,10 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
+import { toUserRow, USER_COLUMNS, type UserRecord, type UserRow } from '../../platform/user.ts';
 
-/** An account as stored (the password hash included: never send it to a client). */
-export type UserRow = {
-  id: string;
-  handle: string;
-  email: string;
-  passwordHash: string | null;
-  firstName: string;
-  lastName: string;
-  businessName: string | null;
-  profileImageUrl: string | null;
-  plan: 'free' | 'pro';
-  createdAt: Date;
-};
+export type { UserRow };
 
 export type NewUserRow = Omit<UserRow, 'id' | 'plan' | 'createdAt'>;
-
-/** The users columns under the names of UserRow (`u` is the users table). */
-const USER_COLUMNS = sql.raw(`u.id, u.handle, u.email, u.password_hash as "passwordHash",
-  u.first_name as "firstName", u.last_name as "lastName", u.business_name as "businessName",
-  u.profile_image_url as "profileImageUrl", u.plan, u.created_at as "createdAt"`);
-
-type UserRecord = Omit<UserRow, 'createdAt'> & { createdAt: Date | string };
-const toUserRow = (row: UserRecord): UserRow => ({ ...row, createdAt: new Date(row.createdAt) });
 
 async function oneUser(db: Db | Tx, query: ReturnType<typeof sql>): Promise<UserRow | undefined> {
   const result = await db.execute<UserRecord>(query);
