@@ -1,4 +1,5 @@
 import {
+  CloseCode,
   MEDIA_KEYFRAME_INTERVAL_MS,
   MEDIA_MIME_TYPES,
   MEDIA_TIMESLICE_MS,
@@ -52,7 +53,9 @@ export class Broadcaster {
         if (status !== 'open') this.stopRecorder();
         if (status === 'closed' && !this.stopped) {
           this.events.onError?.(
-            code === 4000 ? 'Your stream continues in another tab.' : 'The video connection was refused.',
+            code === CloseCode.replaced
+              ? 'Your stream continues in another tab.'
+              : 'The video connection was refused.',
           );
         }
       },
