@@ -1,7 +1,6 @@
 import type { ChatSettings, Moderator } from '@streamshop/contract/moderation.ts';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { chatSettings } from '../../db/schema.ts';
 import { iso } from '../../db/time.ts';
 
 /** What a user is in a seller's rooms. */
@@ -68,14 +67,14 @@ export async function upsertChatSettings(
   ownerId: string,
   settings: ChatSettings,
 ): Promise<ChatSettings> {
-  const [row] = await db
-    .insert(chatSettings)
-    .values({ ownerId, ...settings })
-    .onConflictDoUpdate({
-      target: chatSettings.ownerId,
-      set: { ...settings, updatedAt: sql`now()` },
-    })
-    .returning({ slowModeSec: chatSettings.slowModeSec, blockedWords: chatSettings.blockedWords });
+  const result = await db.execute<{ slow_mode_sec: number; blocked_words: string[] }>(sql`
+    insert into chat_settings (owner_id, slow_mode_sec, blocked_words)
+    values (${ownerId}, ${settings.slowModeSec}, ${sql.param(settings.blockedWords)}::text[])
+    on conflict (owner_id) do update
+      set slow_mode_sec = excluded.slow_mode_sec, blocked_words = excluded.blocked_words, updated_at = now()
+    returning slow_mode_sec, blocked_words`);
+  const stored = result.rows[0];
+  const row = stored && { slowModeSec: stored.slow_mode_sec, blockedWords: stored.blocked_words };
   if (!row) throw new Error('upsert returned no row');
   return row;
 }
