@@ -1,11 +1,20 @@
 import { PRO_PRICE_CENTS } from '@streamshop/contract/constants.ts';
 import type { PaymentSession, Subscription } from '@streamshop/contract/payments.ts';
-import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { subscriptions, users } from '../../db/schema.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
 import type { PaymentProvider } from '../../platform/payments/provider.ts';
 import { providerUnavailable } from './service.ts';
+import {
+  activeSubscriptionOf,
+  attachProviderSubscription,
+  cancelSubscriptionRow,
+  insertIncompleteSubscription,
+  latestPaidSubscriptionOf,
+  markCancelAtPeriodEnd,
+  openSubscriptionOf,
+  planOf,
+  type SubscriptionRow,
+} from './subscriptions-repo.ts';
 
 export const ALREADY_PRO_MESSAGE = 'Already Pro';
 
@@ -26,31 +35,26 @@ export async function openSubscription(
     amountCents: PRO_PRICE_CENTS,
     reservedUntil: null,
   });
-  const [account] = await db.select({ plan: users.plan }).from(users).where(eq(users.id, user.id));
-  if (!account) throw notFound('Account not found');
-  if (account.plan === 'pro') throw conflict('CONFLICT', ALREADY_PRO_MESSAGE);
+  const plan = await planOf(db, user.id);
+  if (!plan) throw notFound('Account not found');
+  if (plan === 'pro') throw conflict('CONFLICT', ALREADY_PRO_MESSAGE);
 
-  const [open] = await db
-    .select()
-    .from(subscriptions)
-    .where(and(eq(subscriptions.userId, user.id), inArray(subscriptions.status, ['incomplete', 'active'])));
+  const open = await openSubscriptionOf(db, user.id);
   if (open?.status === 'active') throw conflict('CONFLICT', ALREADY_PRO_MESSAGE);
   if (open?.clientSecret && open.provider === provider.name) return session(open.clientSecret);
   if (open) {
     // Left unfinished by a crash or another provider: start over.
-    await db.update(subscriptions).set({ status: 'canceled' }).where(eq(subscriptions.id, open.id));
+    await cancelSubscriptionRow(db, open.id);
   }
 
   let subscriptionId: string;
   try {
-    const [row] = await db
-      .insert(subscriptions)
-      .values({ userId: user.id, provider: provider.name, status: 'incomplete' })
-      .returning({ id: subscriptions.id });
-    if (!row) throw new Error('the subscription row was not written');
-    subscriptionId = row.id;
+    subscriptionId = await insertIncompleteSubscription(db, user.id, provider.name);
   } catch (error) {
-    if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
+    const code =
+      (error as { code?: string; cause?: { code?: string } }).code ??
+      (error as { cause?: { code?: string } }).cause?.code;
+    if (code === UNIQUE_VIOLATION) {
       throw conflict('CONFLICT', 'Your subscription is already being set up. Try again in a moment.');
     }
     throw error;
@@ -63,18 +67,15 @@ export async function openSubscription(
       email: user.email,
       amountCents: PRO_PRICE_CENTS,
     });
-    await db
-      .update(subscriptions)
-      .set({ providerRef: created.ref, clientSecret: created.clientSecret })
-      .where(eq(subscriptions.id, subscriptionId));
+    await attachProviderSubscription(db, subscriptionId, created);
     return session(created.clientSecret);
   } catch (error) {
-    await db.update(subscriptions).set({ status: 'canceled' }).where(eq(subscriptions.id, subscriptionId));
+    await cancelSubscriptionRow(db, subscriptionId);
     throw providerUnavailable(error);
   }
 }
 
-function toSubscription(row: typeof subscriptions.$inferSelect): Subscription {
+function toSubscription(row: SubscriptionRow): Subscription {
   return {
     status: row.status,
     currentPeriodEnd: row.currentPeriodEnd?.toISOString() ?? null,
@@ -84,12 +85,7 @@ function toSubscription(row: typeof subscriptions.$inferSelect): Subscription {
 
 /** The caller's latest subscription that was ever paid for, or null. */
 export async function subscriptionOf(db: Db, userId: string): Promise<Subscription | null> {
-  const [row] = await db
-    .select()
-    .from(subscriptions)
-    .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, ['active', 'expired'])))
-    .orderBy(desc(subscriptions.createdAt))
-    .limit(1);
+  const row = await latestPaidSubscriptionOf(db, userId);
   return row ? toSubscription(row) : null;
 }
 
@@ -99,10 +95,7 @@ export async function cancelSubscription(
   provider: PaymentProvider,
   userId: string,
 ): Promise<Subscription> {
-  const [active] = await db
-    .select()
-    .from(subscriptions)
-    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.status, 'active')));
+  const active = await activeSubscriptionOf(db, userId);
   if (!active?.providerRef) throw conflict('CONFLICT', 'You have no active Pro subscription to cancel.');
   if (active.cancelAtPeriodEnd) return toSubscription(active);
   if (active.provider !== provider.name) {
@@ -113,10 +106,6 @@ export async function cancelSubscription(
   } catch (error) {
     throw providerUnavailable(error);
   }
-  const [updated] = await db
-    .update(subscriptions)
-    .set({ cancelAtPeriodEnd: true })
-    .where(eq(subscriptions.id, active.id))
-    .returning();
+  const updated = await markCancelAtPeriodEnd(db, active.id);
   return toSubscription(updated ?? active);
 }
