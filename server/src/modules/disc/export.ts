@@ -1,6 +1,5 @@
-import { asc } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { betaSignups, discOrders, newsletterPreorders } from '../../db/schema.ts';
+import { betaSignupsForExport, discOrdersForExport, newsletterPreordersForExport } from './repo.ts';
 
 /**
  * CSV exports of what the marketing forms collected (issue 7: "an admin-less export is enough for
@@ -42,10 +41,7 @@ const dollars = (cents: number) => (cents / 100).toFixed(2);
 export async function exportCsv(db: Db, kind: ExportKind): Promise<{ csv: string; rows: number }> {
   switch (kind) {
     case 'signups': {
-      const rows = await db
-        .select()
-        .from(betaSignups)
-        .orderBy(asc(betaSignups.createdAt), asc(betaSignups.id));
+      const rows = await betaSignupsForExport(db);
       return {
         rows: rows.length,
         csv: toCsv(
@@ -55,10 +51,7 @@ export async function exportCsv(db: Db, kind: ExportKind): Promise<{ csv: string
       };
     }
     case 'preorders': {
-      const rows = await db
-        .select()
-        .from(newsletterPreorders)
-        .orderBy(asc(newsletterPreorders.createdAt), asc(newsletterPreorders.id));
+      const rows = await newsletterPreordersForExport(db);
       return {
         rows: rows.length,
         csv: toCsv(
@@ -68,7 +61,7 @@ export async function exportCsv(db: Db, kind: ExportKind): Promise<{ csv: string
       };
     }
     case 'orders': {
-      const rows = await db.select().from(discOrders).orderBy(asc(discOrders.createdAt), asc(discOrders.id));
+      const rows = await discOrdersForExport(db);
       return {
         rows: rows.length,
         csv: toCsv(

@@ -1,11 +1,10 @@
 import { DISC_DEPOSIT_CENTS } from '@streamshop/contract/constants.ts';
 import type { discPreorderBodySchema } from '@streamshop/contract/disc.ts';
-import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { discPreorders, payments } from '../../db/schema.ts';
 import type { PaymentProvider } from '../../platform/payments/provider.ts';
 import { providerUnavailable } from '../checkout/service.ts';
+import { failDeposit, insertDepositPayment, insertDiscPreorder, setDepositProviderRef } from './repo.ts';
 
 export type DiscReservationInput = z.output<typeof discPreorderBodySchema>;
 
@@ -22,17 +21,14 @@ export async function reserveDisc(
   input: DiscReservationInput,
 ): Promise<{ checkoutUrl: string }> {
   const { preorderId, paymentId } = await db.transaction(async (tx) => {
-    const [payment] = await tx
-      .insert(payments)
-      .values({ kind: 'disc_preorder', provider: provider.name, amountCents: DISC_DEPOSIT_CENTS })
-      .returning({ id: payments.id });
-    if (!payment) throw new Error('the payment row was not written');
-    const [preorder] = await tx
-      .insert(discPreorders)
-      .values({ name: input.name, email: input.email, phone: input.phone ?? null, paymentRef: payment.id })
-      .returning({ id: discPreorders.id });
-    if (!preorder) throw new Error('the pre-order row was not written');
-    return { preorderId: preorder.id, paymentId: payment.id };
+    const paymentId = await insertDepositPayment(tx, provider.name, DISC_DEPOSIT_CENTS);
+    const preorderId = await insertDiscPreorder(tx, {
+      name: input.name,
+      email: input.email,
+      phone: input.phone ?? null,
+      paymentRef: paymentId,
+    });
+    return { preorderId, paymentId };
   });
 
   try {
@@ -44,14 +40,10 @@ export async function reserveDisc(
       successUrl: `${publicUrl}/stream-disc?preorder=success`,
       cancelUrl: `${publicUrl}/stream-disc?preorder=cancelled`,
     });
-    await db.update(payments).set({ providerRef: hosted.ref }).where(eq(payments.id, paymentId));
+    await setDepositProviderRef(db, paymentId, hosted.ref);
     return { checkoutUrl: hosted.url };
   } catch (error) {
-    await db
-      .update(payments)
-      .set({ status: 'failed', lastError: String(error) })
-      .where(eq(payments.id, paymentId));
-    await db.update(discPreorders).set({ status: 'cancelled' }).where(eq(discPreorders.id, preorderId));
+    await failDeposit(db, paymentId, preorderId, String(error));
     throw providerUnavailable(error);
   }
 }

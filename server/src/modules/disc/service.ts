@@ -59,13 +59,13 @@ export async function createNewsletterPreorder(
     });
   }
   try {
-    const row = await insertNewsletterPreorder(db, {
+    const id = await insertNewsletterPreorder(db, {
       name: input.name,
       email: input.email,
       quantity: input.quantity,
       totalPriceCents: discUnitPriceCents(input.quantity) * input.quantity,
     });
-    return { id: row.id, quantity: row.quantity, totalPrice };
+    return { id, quantity: input.quantity, totalPrice };
   } catch (error) {
     if (uniqueViolation(error) === 'newsletter_preorders_email_key') {
       throw conflict('CONFLICT', PREORDER_DUPLICATE_MESSAGE, { email: 'already has a pre-order' });
@@ -76,7 +76,7 @@ export async function createNewsletterPreorder(
 
 /** Records a full disc order; the team follows up with payment details. */
 export async function createDiscOrder(db: Db, input: DiscOrderInput): Promise<{ id: string }> {
-  const row = await insertDiscOrder(db, {
+  const id = await insertDiscOrder(db, {
     name: input.name,
     email: input.email,
     phone: input.phone ?? null,
@@ -88,5 +88,5 @@ export async function createDiscOrder(db: Db, input: DiscOrderInput): Promise<{ 
     zipCode: input.zipCode,
     country: input.country,
   });
-  return { id: row.id };
+  return { id };
 }
