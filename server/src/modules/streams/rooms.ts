@@ -3,12 +3,18 @@ import type { User } from '@streamshop/contract/auth.ts';
 import type { Stream } from '@streamshop/contract/catalog.ts';
 import { PLAN_STREAM_SECONDS } from '@streamshop/contract/constants.ts';
 import type { createRoomBodySchema } from '@streamshop/contract/live.ts';
-import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { egressRefusal } from '../../platform/egress.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.ts';
-import { findStreamByRoom, type StreamRecord } from './repo.ts';
+import {
+  endStreamsPastTheirEnd,
+  findStreamByRoom,
+  insertStream,
+  markEnded,
+  markStarted,
+  type StreamRecord,
+} from './repo.ts';
 import { toStream } from './service.ts';
 
 export type CreateRoomInput = z.output<typeof createRoomBodySchema>;
@@ -39,10 +45,14 @@ export async function createRoom(
     if (refusal) throw badRequest(`Invalid rtmpUrl: ${refusal}`, { rtmpUrl: refusal });
   }
   const roomName = roomNameFor(input.title);
-  await db.execute(sql`
-    insert into streams (owner_id, room_name, title, description, rtmp_url, duration_sec)
-    values (${user.id}, ${roomName}, ${input.title}, ${input.description}, ${input.rtmpUrl},
-            ${PLAN_STREAM_SECONDS[user.plan]})`);
+  await insertStream(db, {
+    ownerId: user.id,
+    roomName,
+    title: input.title,
+    description: input.description,
+    rtmpUrl: input.rtmpUrl,
+    durationSec: PLAN_STREAM_SECONDS[user.plan],
+  });
   return toStream(await mustFind(db, roomName));
 }
 
@@ -66,10 +76,7 @@ export async function startStream(db: Db, userId: string, roomName: string): Pro
   const stream = await ownStream(db, userId, roomName);
   if (stream.ended_at) throw new AppError(409, 'CONFLICT', 'This stream has ended; create a new one');
   if (!stream.is_active) {
-    await db.execute(sql`
-      update streams set is_active = true, started_at = now(),
-        ends_at = now() + make_interval(secs => duration_sec)
-      where id = ${stream.id} and not is_active and ended_at is null`);
+    await markStarted(db, stream.id);
   }
   return toStream(await mustFind(db, roomName));
 }
@@ -77,8 +84,7 @@ export async function startStream(db: Db, userId: string, roomName: string): Pro
 /** Ends the owner's stream; ending an ended stream is a no-op. */
 export async function endStream(db: Db, userId: string, roomName: string): Promise<Stream> {
   const stream = await ownStream(db, userId, roomName);
-  await db.execute(sql`
-    update streams set is_active = false, ended_at = coalesce(ended_at, now()) where id = ${stream.id}`);
+  await markEnded(db, stream.id);
   return toStream(await mustFind(db, roomName));
 }
 
@@ -89,9 +95,5 @@ export async function getRoom(db: Db, roomName: string): Promise<Stream> {
 /** Ends every live stream past its plan's limit; returns their room names. Atomic per row, so
  * several instances running this at once end each stream once. */
 export async function endExpiredStreams(db: Db): Promise<string[]> {
-  const result = await db.execute<{ room_name: string }>(sql`
-    update streams set is_active = false, ended_at = ends_at
-    where is_active and ends_at <= now()
-    returning room_name`);
-  return result.rows.map((row) => row.room_name);
+  return endStreamsPastTheirEnd(db);
 }

@@ -1,8 +1,7 @@
 import type { Stream } from '@streamshop/contract/catalog.ts';
-import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { iso } from '../../db/time.ts';
-import { STREAM_COLUMNS, type StreamRecord } from './repo.ts';
+import { liveStreamRecords, type StreamRecord, streamRecordsOfOwner } from './repo.ts';
 
 /** What other modules may use of the stream records. */
 export { findStreamByRoom, type StreamRecord } from './repo.ts';
@@ -42,20 +41,12 @@ export function listLiveStreamsCached(db: Db): Promise<Stream[]> {
 
 /** Streams live right now (active and not past their plan's end), most watched first. */
 export async function listLiveStreams(db: Db, limit = 48): Promise<Stream[]> {
-  const result = await db.execute<StreamRecord>(sql`
-    select ${STREAM_COLUMNS} from streams s join users u on u.id = s.owner_id
-    where s.is_active and (s.ends_at is null or s.ends_at > now())
-    order by s.view_count desc, s.created_at desc limit ${limit}`);
-  return result.rows.map(toStream);
+  return (await liveStreamRecords(db, limit)).map(toStream);
 }
 
 /** GET /api/streams/mine lists at most this many, newest first. */
 export const MY_STREAMS_LIMIT = 200;
 
 export async function listStreamsOfOwner(db: Db, ownerId: string, onlyWithVod = false): Promise<Stream[]> {
-  const result = await db.execute<StreamRecord>(sql`
-    select ${STREAM_COLUMNS} from streams s join users u on u.id = s.owner_id
-    where s.owner_id = ${ownerId} ${onlyWithVod ? sql`and s.vod_url is not null` : sql``}
-    order by s.created_at desc limit ${MY_STREAMS_LIMIT}`);
-  return result.rows.map(toStream);
+  return (await streamRecordsOfOwner(db, ownerId, onlyWithVod, MY_STREAMS_LIMIT)).map(toStream);
 }
