@@ -90,3 +90,81 @@ export async function endStreamsPastTheirEnd(db: Db): Promise<string[]> {
     returning room_name`);
   return result.rows.map((row) => row.room_name);
 }
+
+/** One viewer sample per stream per this many seconds (the seller's average counts these slots). */
+export const VIEWER_SAMPLE_SEC = 5;
+
+/**
+ * Each active stream's viewers in the sample slot of `at` (default: the database's now), the highest
+ * figure winning. Returns the rows written.
+ */
+export async function insertViewerSamples(
+  db: Db,
+  watched: Array<{ roomName: string; viewers: number }>,
+  at?: Date,
+): Promise<number> {
+  const epoch = at ? sql`${at.getTime() / 1000}::float8` : sql`extract(epoch from now())`;
+  const result = await db.execute(sql`
+    insert into stream_viewer_samples (stream_id, at, viewers)
+    select s.id, to_timestamp(floor(${epoch} / ${VIEWER_SAMPLE_SEC}) * ${VIEWER_SAMPLE_SEC}), r.viewers
+    from unnest(${sql.param(watched.map((room) => room.roomName))}::text[],
+                ${sql.param(watched.map((room) => room.viewers))}::int[]) as r(room_name, viewers)
+    join streams s on s.room_name = r.room_name and s.is_active
+    on conflict (stream_id, at)
+      do update set viewers = greatest(stream_viewer_samples.viewers, excluded.viewers)`);
+  return result.rowCount ?? 0;
+}
+
+export type StreamStatsRow = {
+  stream_id: string;
+  peak_viewers: number;
+  viewer_sum: number;
+  viewer_slots: number;
+  chat_messages: number;
+  live_purchases: number;
+  live_revenue: number;
+  replay_purchases: number;
+  replay_revenue: number;
+};
+
+/**
+ * The figures of an owner's streams (or of one of them, by room name). The average divides the viewers
+ * summed over the samples by the number of 5-second slots the stream was live for (or the number
+ * of samples, if higher), since a slot without a sample is one nobody watched.
+ */
+export async function streamStatsRows(
+  db: Db,
+  of: { ownerId: string; roomName?: string },
+  limit: number,
+): Promise<StreamStatsRow[]> {
+  const where = of.roomName
+    ? sql`s.room_name = ${of.roomName} and s.owner_id = ${of.ownerId}`
+    : sql`s.owner_id = ${of.ownerId}`;
+  const result = await db.execute<StreamStatsRow>(sql`
+    select s.id as stream_id,
+      coalesce(v.peak, 0)::int as peak_viewers,
+      coalesce(v.total, 0)::float8 as viewer_sum,
+      greatest(v.samples, case when s.started_at is null then 0 else
+        round(extract(epoch from coalesce(s.ended_at, now()) - s.started_at) / ${VIEWER_SAMPLE_SEC}) end)::float8
+        as viewer_slots,
+      c.messages::int as chat_messages,
+      o.live_purchases::int as live_purchases,
+      o.live_revenue::float8 as live_revenue,
+      o.replay_purchases::int as replay_purchases,
+      o.replay_revenue::float8 as replay_revenue
+    from streams s
+    cross join lateral (
+      select max(viewers) as peak, sum(viewers) as total, count(*) as samples
+      from stream_viewer_samples where stream_id = s.id) v
+    cross join lateral (
+      select count(*) as messages from chat_messages where stream_id = s.id and kind = 'user') c
+    cross join lateral (
+      select count(*) filter (where during_live) as live_purchases,
+        coalesce(sum(amount_cents) filter (where during_live), 0) as live_revenue,
+        count(*) filter (where not during_live) as replay_purchases,
+        coalesce(sum(amount_cents) filter (where not during_live), 0) as replay_revenue
+      from orders where stream_id = s.id and status = 'completed') o
+    where ${where}
+    order by s.created_at desc limit ${limit}`);
+  return result.rows;
+}

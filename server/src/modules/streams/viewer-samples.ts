@@ -1,10 +1,8 @@
-import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import type { RoomHub } from '../../platform/room-hub.ts';
+import { insertViewerSamples, VIEWER_SAMPLE_SEC } from './repo.ts';
 
-/** One viewer sample per stream per this many seconds (the seller's average counts these slots). */
-export const VIEWER_SAMPLE_SEC = 5;
 
 export interface RoomViewers {
   roomName: string;
@@ -20,16 +18,7 @@ export interface RoomViewers {
 export async function recordViewerSamples(db: Db, rooms: RoomViewers[], at?: Date): Promise<number> {
   const watched = rooms.filter((room) => room.viewers > 0);
   if (watched.length === 0) return 0;
-  const epoch = at ? sql`${at.getTime() / 1000}::float8` : sql`extract(epoch from now())`;
-  const result = await db.execute(sql`
-    insert into stream_viewer_samples (stream_id, at, viewers)
-    select s.id, to_timestamp(floor(${epoch} / ${VIEWER_SAMPLE_SEC}) * ${VIEWER_SAMPLE_SEC}), r.viewers
-    from unnest(${sql.param(watched.map((room) => room.roomName))}::text[],
-                ${sql.param(watched.map((room) => room.viewers))}::int[]) as r(room_name, viewers)
-    join streams s on s.room_name = r.room_name and s.is_active
-    on conflict (stream_id, at)
-      do update set viewers = greatest(stream_viewer_samples.viewers, excluded.viewers)`);
-  return result.rowCount ?? 0;
+  return insertViewerSamples(db, watched, at);
 }
 
 /** The viewers of every room this instance has sockets in, as the hub counts them. */
