@@ -3,7 +3,6 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ServerMessage } from '@streamshop/contract/live.ts';
-import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Db } from '../../db/client.ts';
@@ -13,6 +12,7 @@ import { WebmIngest } from './ingest.ts';
 import { finalizeRecording, Recording } from './recording.ts';
 import { RoomRelay } from './relay.ts';
 import { decodeRelayEvent, encodeRelayEvent, type RelayEvent } from './relay-events.ts';
+import { endedWithoutReplay, restreamTargetOf, setReplayUrl } from './repo.ts';
 import { Restream, redactRtmpUrl, webmStartOf } from './restream.ts';
 
 interface LiveRoom {
@@ -139,14 +139,11 @@ export class MediaService {
     const generation = room.restreamGeneration;
     let rtmpUrl: string | undefined;
     try {
-      const result = await this.db.execute<{ rtmp_url: string | null; plan: string }>(sql`
-        select s.rtmp_url, u.plan from streams s join users u on u.id = s.owner_id
-        where s.room_name = ${roomName} and s.ended_at is null`);
-      const row = result.rows[0];
-      if (row?.rtmp_url && row.plan !== 'pro') {
+      const row = await restreamTargetOf(this.db, roomName);
+      if (row?.rtmpUrl && row.plan !== 'pro') {
         this.log.info({ roomName }, 'not restreaming: the owner is no longer on the Pro plan');
       }
-      if (row?.rtmp_url && row.plan === 'pro') rtmpUrl = row.rtmp_url;
+      if (row?.rtmpUrl && row.plan === 'pro') rtmpUrl = row.rtmpUrl;
     } catch (error) {
       this.log.warn({ err: error, roomName }, 'looking up the restream URL failed');
     }
@@ -260,20 +257,15 @@ export class MediaService {
       path.join(this.mediaDir, 'vods', `${roomName}.webm`),
     );
     if (!file) return;
-    await this.db.execute(
-      sql`update streams set vod_url = ${`/media/vods/${roomName}.webm`} where room_name = ${roomName}`,
-    );
+    await setReplayUrl(this.db, roomName, `/media/vods/${roomName}.webm`);
     this.log.info({ roomName }, 'replay ready');
   }
 
   /** After a restart: recordings of streams that ended meanwhile become replays now. */
   async finishOrphans(): Promise<void> {
     await this.moveLegacyRecordings();
-    const result = await this.db.execute<{ room_name: string }>(sql`
-      select room_name from streams where ended_at is not null and vod_url is null
-      and ended_at > now() - interval '7 days'`);
-    for (const { room_name } of result.rows) {
-      if (existsSync(this.recordingDir(room_name))) await this.finish(room_name);
+    for (const roomName of await endedWithoutReplay(this.db)) {
+      if (existsSync(this.recordingDir(roomName))) await this.finish(roomName);
     }
   }
 
