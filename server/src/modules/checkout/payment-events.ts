@@ -1,6 +1,19 @@
-import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import type { PaymentEvent } from '../../platform/payments/provider.ts';
+import {
+  activateSubscription,
+  expireSubscription,
+  insertOrder,
+  lockPayment,
+  lockSubscriptionByRef,
+  markDiscPreorderPaid,
+  markRefunding,
+  markSucceeded,
+  noteFailedAttempt,
+  recordEvent,
+  takeOneUnit,
+  updateSubscriptionTerms,
+} from './payment-events-repo.ts';
 
 export type EventOutcome = 'handled' | 'duplicate';
 
@@ -25,18 +38,14 @@ export async function applyPaymentEvent(
   event: PaymentEvent,
 ): Promise<PaymentEventResult> {
   return db.transaction(async (tx) => {
-    const recorded = await tx.execute(sql`
-      insert into payment_events (provider, event_id, type) values (${provider}, ${event.id}, ${event.type})
-      on conflict do nothing returning event_id`);
-    if (recorded.rows.length === 0) return { outcome: 'duplicate', refunds: [] };
+    if (!(await recordEvent(tx, provider, event.id, event.type)))
+      return { outcome: 'duplicate', refunds: [] };
     switch (event.type) {
       case 'payment.succeeded':
         return paymentSucceeded(tx, event);
       case 'payment.failed':
         if (UUID.test(event.paymentId)) {
-          await tx.execute(sql`
-            update payments set last_error = ${event.message}, updated_at = now()
-            where id = ${event.paymentId} and status = 'pending'`);
+          await noteFailedAttempt(tx, event.paymentId, event.message);
         }
         return { outcome: 'handled', refunds: [] };
       case 'subscription.paid':
@@ -55,28 +64,13 @@ async function paymentSucceeded(
   event: Extract<PaymentEvent, { type: 'payment.succeeded' }>,
 ): Promise<PaymentEventResult> {
   if (!UUID.test(event.paymentId)) return { outcome: 'handled', refunds: [] };
-  const found = await tx.execute<{
-    id: string;
-    user_id: string | null;
-    kind: string;
-    product_id: string | null;
-    amount_cents: number;
-    status: string;
-    stream_id: string | null;
-    during_live: boolean;
-  }>(sql`
-    select id, user_id, kind, product_id, amount_cents, status, stream_id, during_live
-    from payments where id = ${event.paymentId} for update`);
-  const payment = found.rows[0];
+  const payment = await lockPayment(tx, event.paymentId);
   // Unknown payment, or already settled by an earlier event: nothing to do.
   if (!payment || !['pending', 'expired', 'failed'].includes(payment.status)) {
     return { outcome: 'handled', refunds: [] };
   }
   const refund = async (reason: string): Promise<PaymentEventResult> => {
-    await tx.execute(sql`
-      update payments set status = 'refunding', provider_ref = coalesce(provider_ref, ${event.ref}),
-        last_error = ${reason}, reserved_until = null, updated_at = now()
-      where id = ${payment.id}`);
+    await markRefunding(tx, payment.id, event.ref, reason);
     return { outcome: 'handled', refunds: [event.ref] };
   };
   if (event.amountCents !== payment.amount_cents) {
@@ -84,32 +78,18 @@ async function paymentSucceeded(
   }
 
   if (payment.kind === 'checkout') {
-    const taken = await tx.execute<{ seller_id: string }>(sql`
-      update products set stock = stock - 1, updated_at = clock_timestamp()
-      where id = ${payment.product_id} and stock > 0
-      returning seller_id`);
-    const sellerId = taken.rows[0]?.seller_id;
-    if (!sellerId || !payment.user_id) return refund('Sold out before the payment completed');
-    const order = await tx.execute<{ id: string }>(sql`
-      insert into orders (buyer_id, seller_id, product_id, payment_id, amount_cents, stream_id, during_live)
-      values (${payment.user_id}, ${sellerId}, ${payment.product_id}, ${payment.id}, ${payment.amount_cents},
-        ${payment.stream_id}, ${payment.during_live})
-      on conflict (payment_id) do nothing returning id`);
+    const sellerId = await takeOneUnit(tx, payment.product_id);
+    const buyerId = payment.user_id;
+    if (!sellerId || !buyerId) return refund('Sold out before the payment completed');
+    const orderId = await insertOrder(tx, { ...payment, user_id: buyerId }, sellerId);
     await markSucceeded(tx, payment.id, event.ref);
-    return { outcome: 'handled', refunds: [], orderId: order.rows[0]?.id };
+    return { outcome: 'handled', refunds: [], orderId };
   }
   if (payment.kind === 'disc_preorder') {
-    await tx.execute(sql`update disc_preorders set status = 'paid' where payment_ref = ${payment.id}`);
+    await markDiscPreorderPaid(tx, payment.id);
   }
   await markSucceeded(tx, payment.id, event.ref);
   return { outcome: 'handled', refunds: [] };
-}
-
-async function markSucceeded(tx: Tx, paymentId: string, ref: string) {
-  await tx.execute(sql`
-    update payments set status = 'succeeded', provider_ref = coalesce(provider_ref, ${ref}),
-      reserved_until = null, last_error = null, updated_at = now()
-    where id = ${paymentId}`);
 }
 
 /**
@@ -120,36 +100,17 @@ async function subscriptionChanged(
   tx: Tx,
   event: Extract<PaymentEvent, { type: 'subscription.paid' | 'subscription.updated' | 'subscription.ended' }>,
 ) {
-  const found = await tx.execute<{
-    id: string;
-    user_id: string;
-    status: string;
-    last_event_at: string | null;
-  }>(sql`
-    select id, user_id, status, last_event_at from subscriptions
-    where provider_ref = ${event.subscriptionRef} for update`);
-  const subscription = found.rows[0];
+  const subscription = await lockSubscriptionByRef(tx, event.subscriptionRef);
   if (!subscription) return;
   if (subscription.last_event_at && new Date(subscription.last_event_at) > event.createdAt) return;
   const at = event.createdAt;
 
   if (event.type === 'subscription.paid') {
     if (subscription.status === 'expired' || subscription.status === 'canceled') return;
-    await tx.execute(sql`
-      update subscriptions set status = 'active', last_event_at = ${at},
-        current_period_end = greatest(coalesce(current_period_end, ${event.periodEnd}), ${event.periodEnd})
-      where id = ${subscription.id}`);
-    await tx.execute(sql`update users set plan = 'pro' where id = ${subscription.user_id}`);
+    await activateSubscription(tx, subscription, at, event.periodEnd);
   } else if (event.type === 'subscription.updated') {
-    await tx.execute(sql`
-      update subscriptions set cancel_at_period_end = ${event.cancelAtPeriodEnd}, last_event_at = ${at},
-        current_period_end = coalesce(${event.periodEnd}, current_period_end)
-      where id = ${subscription.id}`);
+    await updateSubscriptionTerms(tx, subscription.id, at, event);
   } else {
-    await tx.execute(sql`
-      update subscriptions set status = 'expired', last_event_at = ${at} where id = ${subscription.id}`);
-    if (subscription.status === 'active') {
-      await tx.execute(sql`update users set plan = 'free' where id = ${subscription.user_id}`);
-    }
+    await expireSubscription(tx, subscription, at);
   }
 }
