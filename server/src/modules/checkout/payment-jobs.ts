@@ -1,8 +1,9 @@
-import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import type { LocalProvider } from '../../platform/payments/local.ts';
 import type { PaymentProvider } from '../../platform/payments/provider.ts';
+import { expireHold, extendHoldForWebhook, lapsedHolds, markRefunded, refundsDue } from './repo.ts';
+import { cancelAbandonedSubscriptions } from './subscriptions-repo.ts';
 
 /** How often every instance looks for expired holds, refunds to retry and local renewals. */
 export const PAYMENT_JOBS_INTERVAL_MS = 1000;
@@ -14,17 +15,11 @@ export async function completeRefunds(
   provider: PaymentProvider,
   log?: FastifyBaseLogger,
 ): Promise<number> {
-  const due = await db.execute<{ id: string; provider_ref: string }>(sql`
-    select id, provider_ref from payments
-    where status = 'refunding' and provider = ${provider.name} and provider_ref is not null
-    order by updated_at limit ${BATCH}`);
   let refunded = 0;
-  for (const payment of due.rows) {
+  for (const payment of await refundsDue(db, provider.name, BATCH)) {
     try {
-      await provider.refundPayment(payment.provider_ref);
-      await db.execute(
-        sql`update payments set status = 'refunded', updated_at = now() where id = ${payment.id}`,
-      );
+      await provider.refundPayment(payment.ref);
+      await markRefunded(db, payment.id);
       refunded++;
     } catch (error) {
       log?.warn({ err: error, paymentId: payment.id }, 'refund failed; will retry');
@@ -43,25 +38,16 @@ export async function releaseExpiredHolds(
   provider: PaymentProvider,
   log?: FastifyBaseLogger,
 ): Promise<number> {
-  const due = await db.execute<{ id: string; provider_ref: string | null }>(sql`
-    select id, provider_ref from payments
-    where status = 'pending' and provider = ${provider.name} and reserved_until <= now()
-    order by reserved_until limit ${BATCH}`);
   let released = 0;
-  for (const payment of due.rows) {
+  for (const payment of await lapsedHolds(db, provider.name, BATCH)) {
     try {
-      const outcome = payment.provider_ref ? await provider.cancelPayment(payment.provider_ref) : 'canceled';
+      const outcome = payment.ref ? await provider.cancelPayment(payment.ref) : 'canceled';
       if (outcome === 'succeeded') {
         // Paid at the last moment: keep the unit a little longer for the webhook.
-        await db.execute(sql`
-          update payments set reserved_until = now() + interval '1 minute', updated_at = now()
-          where id = ${payment.id} and status = 'pending'`);
+        await extendHoldForWebhook(db, payment.id);
         continue;
       }
-      const result = await db.execute(sql`
-        update payments set status = 'expired', updated_at = now()
-        where id = ${payment.id} and status = 'pending' returning id`);
-      released += result.rows.length;
+      if (await expireHold(db, payment.id)) released += 1;
     } catch (error) {
       log?.warn({ err: error, paymentId: payment.id }, 'could not cancel an expired checkout; will retry');
     }
@@ -70,10 +56,8 @@ export async function releaseExpiredHolds(
 }
 
 /** Subscriptions opened but never paid within a day are dropped, so a new attempt starts clean. */
-export async function dropAbandonedSubscriptions(db: Db): Promise<void> {
-  await db.execute(sql`
-    update subscriptions set status = 'canceled'
-    where status = 'incomplete' and created_at < now() - interval '1 day'`);
+export function dropAbandonedSubscriptions(db: Db): Promise<void> {
+  return cancelAbandonedSubscriptions(db);
 }
 
 export async function runPaymentJobs(

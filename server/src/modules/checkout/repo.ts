@@ -134,3 +134,51 @@ export async function attachProviderSession(
       updated_at = now()
     where id = ${paymentId} and status = 'pending'`);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The payment jobs
+
+/** Payments to give back at this provider, oldest first. */
+export async function refundsDue(
+  db: Db,
+  provider: string,
+  limit: number,
+): Promise<Array<{ id: string; ref: string }>> {
+  const due = await db.execute<{ id: string; provider_ref: string }>(sql`
+    select id, provider_ref from payments
+    where status = 'refunding' and provider = ${provider} and provider_ref is not null
+    order by updated_at limit ${limit}`);
+  return due.rows.map((row) => ({ id: row.id, ref: row.provider_ref }));
+}
+
+export async function markRefunded(db: Db, paymentId: string): Promise<void> {
+  await db.execute(sql`update payments set status = 'refunded', updated_at = now() where id = ${paymentId}`);
+}
+
+/** Holds at this provider whose time ran out, the longest lapsed first. */
+export async function lapsedHolds(
+  db: Db,
+  provider: string,
+  limit: number,
+): Promise<Array<{ id: string; ref: string | null }>> {
+  const due = await db.execute<{ id: string; provider_ref: string | null }>(sql`
+    select id, provider_ref from payments
+    where status = 'pending' and provider = ${provider} and reserved_until <= now()
+    order by reserved_until limit ${limit}`);
+  return due.rows.map((row) => ({ id: row.id, ref: row.provider_ref }));
+}
+
+/** Paid at the last moment: the hold lasts a minute more, for the webhook. */
+export async function extendHoldForWebhook(db: Db, paymentId: string): Promise<void> {
+  await db.execute(sql`
+    update payments set reserved_until = now() + interval '1 minute', updated_at = now()
+    where id = ${paymentId} and status = 'pending'`);
+}
+
+/** The hold ends and its unit is free; false when the payment was no longer pending. */
+export async function expireHold(db: Db, paymentId: string): Promise<boolean> {
+  const result = await db.execute(sql`
+    update payments set status = 'expired', updated_at = now()
+    where id = ${paymentId} and status = 'pending' returning id`);
+  return result.rows.length > 0;
+}

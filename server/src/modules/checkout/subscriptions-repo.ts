@@ -96,3 +96,10 @@ export function markCancelAtPeriodEnd(db: Db, subscriptionId: string): Promise<S
       returning ${SUBSCRIPTION_COLUMNS}`,
   );
 }
+
+/** Subscriptions opened but never paid within a day. */
+export async function cancelAbandonedSubscriptions(db: Db): Promise<void> {
+  await db.execute(sql`
+    update subscriptions set status = 'canceled'
+    where status = 'incomplete' and created_at < now() - interval '1 day'`);
+}
