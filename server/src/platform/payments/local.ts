@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { LocalHostedPayment, LocalPaymentResult } from '@streamshop/contract/payments.ts';
-import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { localPaymentIntents, localSubscriptions, localWebhookEvents } from '../../db/schema.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { conflict, notFound } from '../errors.ts';
 import { type Card, DECLINE_MESSAGES, decideCard } from './local-cards.ts';
 import {
@@ -11,9 +9,28 @@ import {
   signLocalPayload,
   verifyLocalSignature,
 } from './local-signature.ts';
+import {
+  activateSubscription,
+  claimDueEvents,
+  endSubscription,
+  extendSubscription,
+  type IntentRow,
+  insertIntent,
+  insertSubscription,
+  insertWebhookEvent,
+  intentById,
+  intentBySecretForUpdate,
+  intentOfPayment,
+  lockActiveSubscription,
+  markCancelAtPeriodEnd,
+  markDelivered,
+  scheduleRetry,
+  setHostedPage,
+  setIntentStatus,
+  subscriptionsDue,
+} from './local-store.ts';
 import type { PaymentEvent, PaymentProvider } from './provider.ts';
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type EventBody = PaymentEvent extends infer E
   ? E extends PaymentEvent
     ? Omit<E, 'id' | 'createdAt'>
@@ -76,15 +93,11 @@ export function localProvider(
     const id = `evt_local_${token()}`;
     written.get(tx)?.push(id);
     const payload = JSON.stringify({ ...event, id, createdAt: now().toISOString() });
-    await tx.insert(localWebhookEvents).values({ id, payload });
+    await insertWebhookEvent(tx, id, payload);
   }
 
   async function intentBySecret(tx: Tx, clientSecret: string) {
-    const [intent] = await tx
-      .select()
-      .from(localPaymentIntents)
-      .where(eq(localPaymentIntents.clientSecret, clientSecret))
-      .for('update');
+    const intent = await intentBySecretForUpdate(tx, clientSecret);
     if (!intent) throw notFound('No payment matches this client secret');
     if (intent.status === 'succeeded' || intent.status === 'refunded') {
       throw conflict('CONFLICT', 'This payment is already complete.');
@@ -95,22 +108,25 @@ export function localProvider(
     return intent;
   }
 
-  async function fail(tx: Tx, intent: typeof localPaymentIntents.$inferSelect, message: string) {
-    await tx
-      .update(localPaymentIntents)
-      .set({ status: 'requires_payment_method', lastError: message, updatedAt: now() })
-      .where(eq(localPaymentIntents.id, intent.id));
+  async function fail(tx: Tx, intent: IntentRow, message: string) {
+    await setIntentStatus(tx, intent.id, {
+      status: 'requires_payment_method',
+      lastError: message,
+      at: now(),
+    });
     if (intent.paymentId) {
       await enqueue(tx, { type: 'payment.failed', paymentId: intent.paymentId, ref: intent.id, message });
     }
     return { status: 'failed', message } as const;
   }
 
-  async function succeed(tx: Tx, intent: typeof localPaymentIntents.$inferSelect, last4: string | null) {
-    await tx
-      .update(localPaymentIntents)
-      .set({ status: 'succeeded', cardLast4: last4, lastError: null, updatedAt: now() })
-      .where(eq(localPaymentIntents.id, intent.id));
+  async function succeed(tx: Tx, intent: IntentRow, last4: string | null) {
+    await setIntentStatus(tx, intent.id, {
+      status: 'succeeded',
+      cardLast4: last4,
+      lastError: null,
+      at: now(),
+    });
     if (intent.paymentId) {
       await enqueue(tx, {
         type: 'payment.succeeded',
@@ -121,10 +137,7 @@ export function localProvider(
     }
     if (intent.subscriptionId) {
       const periodEnd = addMonths(now(), SUBSCRIPTION_PERIOD_MONTHS);
-      await tx
-        .update(localSubscriptions)
-        .set({ status: 'active', currentPeriodEnd: periodEnd, cardLast4: last4 })
-        .where(eq(localSubscriptions.id, intent.subscriptionId));
+      await activateSubscription(tx, intent.subscriptionId, periodEnd, last4);
       await enqueue(tx, { type: 'subscription.paid', subscriptionRef: intent.subscriptionId, periodEnd });
     }
     return { status: 'succeeded' } as const;
@@ -146,30 +159,22 @@ export function localProvider(
     clientConfig: () => ({ provider: 'local' }),
 
     async createPayment({ paymentId, amountCents }) {
-      const [existing] = await db
-        .select()
-        .from(localPaymentIntents)
-        .where(eq(localPaymentIntents.paymentId, paymentId));
+      const existing = await intentOfPayment(db, paymentId);
       if (existing) return { ref: existing.id, clientSecret: existing.clientSecret };
       const id = `pi_local_${token()}`;
       const clientSecret = `${id}_secret_${token(16)}`;
-      await db
-        .insert(localPaymentIntents)
-        .values({ id, clientSecret, amountCents, paymentId, status: 'requires_payment_method' });
+      await insertIntent(db, { id, clientSecret, amountCents, paymentId });
       return { ref: id, clientSecret };
     },
 
     async createHostedPayment(input) {
       const { ref } = await provider.createPayment(input);
-      await db
-        .update(localPaymentIntents)
-        .set({ description: input.description, successUrl: input.successUrl, cancelUrl: input.cancelUrl })
-        .where(eq(localPaymentIntents.id, ref));
+      await setHostedPage(db, ref, input);
       return { ref, url: `${options.publicUrl}/pay/${ref}` };
     },
 
     async hostedPayment(id) {
-      const [intent] = await db.select().from(localPaymentIntents).where(eq(localPaymentIntents.id, id));
+      const intent = await intentById(db, id);
       if (!intent?.successUrl || !intent.cancelUrl) throw notFound('No such payment page');
       const status = { succeeded: 'paid', refunded: 'paid', canceled: 'expired' } as const;
       return {
@@ -184,26 +189,16 @@ export function localProvider(
 
     async cancelPayment(ref) {
       return db.transaction(async (tx) => {
-        const [intent] = await tx
-          .select({ status: localPaymentIntents.status })
-          .from(localPaymentIntents)
-          .where(eq(localPaymentIntents.id, ref))
-          .for('update');
+        const intent = await intentById(tx, ref, true);
         if (!intent) return 'canceled';
         if (intent.status === 'succeeded' || intent.status === 'refunded') return 'succeeded';
-        await tx
-          .update(localPaymentIntents)
-          .set({ status: 'canceled', updatedAt: now() })
-          .where(eq(localPaymentIntents.id, ref));
+        await setIntentStatus(tx, ref, { status: 'canceled', at: now() });
         return 'canceled';
       });
     },
 
     async refundPayment(ref) {
-      await db
-        .update(localPaymentIntents)
-        .set({ status: 'refunded', updatedAt: now() })
-        .where(and(eq(localPaymentIntents.id, ref), eq(localPaymentIntents.status, 'succeeded')));
+      await setIntentStatus(db, ref, { status: 'refunded', at: now() }, 'succeeded');
     },
 
     async createSubscription({ amountCents }) {
@@ -211,25 +206,15 @@ export function localProvider(
       const id = `pi_local_${token()}`;
       const clientSecret = `${id}_secret_${token(16)}`;
       await db.transaction(async (tx) => {
-        await tx.insert(localSubscriptions).values({ id: subscriptionRef, status: 'incomplete' });
-        await tx.insert(localPaymentIntents).values({
-          id,
-          clientSecret,
-          amountCents,
-          subscriptionId: subscriptionRef,
-          status: 'requires_payment_method',
-        });
+        await insertSubscription(tx, subscriptionRef);
+        await insertIntent(tx, { id, clientSecret, amountCents, subscriptionId: subscriptionRef });
       });
       return { ref: subscriptionRef, clientSecret };
     },
 
     async cancelSubscriptionAtPeriodEnd(ref) {
       await changeThenDeliver(async (tx) => {
-        const [subscription] = await tx
-          .update(localSubscriptions)
-          .set({ cancelAtPeriodEnd: true })
-          .where(eq(localSubscriptions.id, ref))
-          .returning();
+        const subscription = await markCancelAtPeriodEnd(tx, ref);
         if (!subscription) throw notFound('No such subscription at the payment provider');
         await enqueue(tx, {
           type: 'subscription.updated',
@@ -252,10 +237,12 @@ export function localProvider(
         const outcome = decideCard(card, now());
         if (outcome.kind === 'declined') return fail(tx, intent, outcome.message);
         if (outcome.kind === 'requires_action') {
-          await tx
-            .update(localPaymentIntents)
-            .set({ status: 'requires_action', cardLast4: outcome.last4, lastError: null, updatedAt: now() })
-            .where(eq(localPaymentIntents.id, intent.id));
+          await setIntentStatus(tx, intent.id, {
+            status: 'requires_action',
+            cardLast4: outcome.last4,
+            lastError: null,
+            at: now(),
+          });
           return { status: 'requires_action' } as const;
         }
         return succeed(tx, intent, outcome.last4);
@@ -284,20 +271,14 @@ export function localProvider(
       // nothing at the endpoint. The job leaves fresh events to the request that wrote them, so
       // that request answers only once its order exists. A failed delivery is retried after
       // 2, 8, 18 … seconds, at most an hour apart.
-      const claimed = await db.execute<{ id: string; payload: string; created_at: string }>(sql`
-        update local_webhook_events e
-        set attempts = e.attempts + 1,
-            next_attempt_at = now() + make_interval(secs => ${DELIVERY_LEASE_SEC})
-        where e.id in (
-          select id from local_webhook_events
-          where delivered_at is null and next_attempt_at <= now()
-            ${only ? sql`and id in ${only}` : sql`and created_at < now() - make_interval(secs => ${FRESH_EVENT_SEC})`}
-          order by created_at, id
-          limit ${MAX_DELIVERY_BATCH}
-          for update skip locked)
-        returning e.id, e.payload, e.created_at::text as created_at`);
+      const claimed = await claimDueEvents(db, {
+        only,
+        leaseSec: DELIVERY_LEASE_SEC,
+        freshSec: FRESH_EVENT_SEC,
+        limit: MAX_DELIVERY_BATCH,
+      });
       // RETURNING has no order; deliver in the order the events happened.
-      const due = [...claimed.rows].sort((a, b) => a.created_at.localeCompare(b.created_at));
+      const due = [...claimed].sort((a, b) => a.created_at.localeCompare(b.created_at));
       let delivered = 0;
       for (const event of due) {
         let status = 0;
@@ -311,49 +292,28 @@ export function localProvider(
         }
         if (status >= 200 && status < 300) {
           delivered++;
-          await db
-            .update(localWebhookEvents)
-            .set({ deliveredAt: now() })
-            .where(eq(localWebhookEvents.id, event.id));
+          await markDelivered(db, event.id, now());
         } else {
-          await db.execute(sql`
-            update local_webhook_events
-            set next_attempt_at = now() + make_interval(secs => least(3600, 2 * attempts * attempts))
-            where id = ${event.id}`);
+          await scheduleRetry(db, event.id);
         }
       }
       return delivered;
     },
 
     async renewDue(at = now()) {
-      const due = await db
-        .select()
-        .from(localSubscriptions)
-        .where(
-          and(eq(localSubscriptions.status, 'active'), sql`${localSubscriptions.currentPeriodEnd} <= ${at}`),
-        );
+      const due = await subscriptionsDue(db, at);
       for (const subscription of due) {
         await changeThenDeliver(async (tx) => {
-          const [locked] = await tx
-            .select()
-            .from(localSubscriptions)
-            .where(and(eq(localSubscriptions.id, subscription.id), eq(localSubscriptions.status, 'active')))
-            .for('update');
+          const locked = await lockActiveSubscription(tx, subscription.id);
           if (!locked?.currentPeriodEnd || locked.currentPeriodEnd > at) return;
           if (locked.cancelAtPeriodEnd) {
-            await tx
-              .update(localSubscriptions)
-              .set({ status: 'ended' })
-              .where(eq(localSubscriptions.id, locked.id));
+            await endSubscription(tx, locked.id);
             await enqueue(tx, { type: 'subscription.ended', subscriptionRef: locked.id });
             return;
           }
           // Renewal: the saved card is charged for the next period.
           const periodEnd = addMonths(locked.currentPeriodEnd, SUBSCRIPTION_PERIOD_MONTHS);
-          await tx
-            .update(localSubscriptions)
-            .set({ currentPeriodEnd: periodEnd })
-            .where(eq(localSubscriptions.id, locked.id));
+          await extendSubscription(tx, locked.id, periodEnd);
           await enqueue(tx, { type: 'subscription.paid', subscriptionRef: locked.id, periodEnd });
         });
       }
