@@ -1,9 +1,8 @@
 /** Writing the demo data (categories, sellers, products) to the database, once across instances. */
 
-import { inArray, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { hashPassword } from '../../platform/password.ts';
 import type { Db, Tx } from '../client.ts';
-import { categories, products, users } from '../schema.ts';
 import {
   buildDemoCatalogue,
   DAY_MS,
@@ -15,6 +14,14 @@ import {
 import { CATEGORIES } from './categories.ts';
 import { avatarUrl, productImageUrl } from './images.ts';
 import { SELLERS } from './sellers.ts';
+import {
+  categoryIdsBySlug,
+  hasCategories,
+  insertCategories,
+  insertProducts,
+  insertSellers,
+  userIdsByHandle,
+} from './store.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Writing to the database
@@ -41,47 +48,33 @@ export interface Inserted {
 /** Categories and sellers are upserted (kept if present); the demo products are always added. */
 export async function insertDemo(tx: Tx, passwordHash: string): Promise<Inserted> {
   const now = Date.now();
-  await tx
-    .insert(categories)
-    .values(CATEGORIES.map((c) => ({ name: c.name, slug: c.slug })))
-    .onConflictDoNothing();
-  const categoryRows = await tx
-    .select({ id: categories.id, slug: categories.slug })
-    .from(categories)
-    .where(
-      inArray(
-        categories.slug,
-        CATEGORIES.map((c) => c.slug),
-      ),
-    );
-  const categoryIds = new Map(categoryRows.map((c) => [c.slug, c.id]));
+  await insertCategories(
+    tx,
+    CATEGORIES.map((c) => ({ name: c.name, slug: c.slug })),
+  );
+  const categoryIds = await categoryIdsBySlug(
+    tx,
+    CATEGORIES.map((c) => c.slug),
+  );
 
-  await tx
-    .insert(users)
-    .values(
-      SELLERS.map((s, i) => ({
-        handle: s.handle,
-        email: `${s.handle}@example.com`,
-        passwordHash,
-        firstName: s.firstName,
-        lastName: s.lastName,
-        businessName: s.businessName ?? null,
-        profileImageUrl: avatarUrl(s.handle),
-        plan: s.plan,
-        createdAt: new Date(now - (75 + i * 17) * DAY_MS),
-      })),
-    )
-    .onConflictDoNothing();
-  const sellerRows = await tx
-    .select({ id: users.id, handle: users.handle })
-    .from(users)
-    .where(
-      inArray(
-        users.handle,
-        SELLERS.map((s) => s.handle),
-      ),
-    );
-  const sellerIds = new Map(sellerRows.map((s) => [s.handle, s.id]));
+  await insertSellers(
+    tx,
+    SELLERS.map((s, i) => ({
+      handle: s.handle,
+      email: `${s.handle}@example.com`,
+      passwordHash,
+      firstName: s.firstName,
+      lastName: s.lastName,
+      businessName: s.businessName ?? null,
+      profileImageUrl: avatarUrl(s.handle),
+      plan: s.plan,
+      createdAt: new Date(now - (75 + i * 17) * DAY_MS),
+    })),
+  );
+  const sellerIds = await userIdsByHandle(
+    tx,
+    SELLERS.map((s) => s.handle),
+  );
 
   const rows = buildDemoCatalogue().map((p) => {
     const sellerId = sellerIds.get(p.seller);
@@ -98,13 +91,12 @@ export async function insertDemo(tx: Tx, passwordHash: string): Promise<Inserted
       imageUrl: p.image === undefined ? null : productImageUrl(p.image),
       stock: p.stock,
       createdAt,
-      updatedAt: createdAt,
     };
   });
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await tx.insert(products).values(rows.slice(i, i + INSERT_CHUNK));
+    await insertProducts(tx, rows.slice(i, i + INSERT_CHUNK));
   }
-  return { categories: categoryRows.length, sellers: sellerRows.length, products: rows.length };
+  return { categories: categoryIds.size, sellers: sellerIds.size, products: rows.length };
 }
 
 /** Fresh planner statistics (PGlite has no autovacuum). Must run outside a transaction. */
@@ -112,10 +104,7 @@ export async function vacuumAnalyze(db: Db): Promise<void> {
   await db.execute(sql`vacuum analyze`);
 }
 
-export async function hasCategories(db: Db | Tx): Promise<boolean> {
-  const rows = await db.select({ id: categories.id }).from(categories).limit(1);
-  return rows.length > 0;
-}
+export { hasCategories };
 
 export async function runSeed(
   db: Db,

@@ -1,14 +1,14 @@
 /** Benchmark data: a large generated catalogue over the demo categories and sellers. */
 
-import { inArray, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { categories, products, users } from '../schema.ts';
 import { BULK_BATCH, buildDemoCatalogue, draftProduct, NO_IMAGE_SHARE } from './catalogue.ts';
 import { CATEGORIES } from './categories.ts';
 import { type SeedOptions, seedDemoIfEmpty, vacuumAnalyze } from './demo.ts';
 import { hashString, mulberry32, productImageUrl, type Rng } from './images.ts';
 import type { CategoryDef } from './items.ts';
 import { SELLERS, sellersBySlug } from './sellers.ts';
+import { categoryIdsBySlug, productCount, userIdsByHandle } from './store.ts';
 
 export interface LargeCatalogueSummary {
   products: number;
@@ -34,18 +34,12 @@ export async function seedLargeCatalogue(
   await seedDemoIfEmpty(db, dataDir, { info: log });
   const started = performance.now();
 
-  const categoryRows = await db.select({ id: categories.id, slug: categories.slug }).from(categories);
-  const categoryIds = new Map(categoryRows.map((c) => [c.slug, c.id]));
-  const sellerRows = await db
-    .select({ id: users.id, handle: users.handle })
-    .from(users)
-    .where(
-      inArray(
-        users.handle,
-        SELLERS.map((s) => s.handle),
-      ),
-    );
-  const sellerIds = new Map(sellerRows.map((s) => [s.handle, s.id]));
+  const categoryIds = await categoryIdsBySlug(db);
+  const sellerIds = await userIdsByHandle(
+    db,
+    SELLERS.map((s) => s.handle),
+  );
+  const firstSeller = sellerIds.keys().next().value ?? '';
   const usable = CATEGORIES.filter(
     (c) => categoryIds.has(c.slug) && sellersBySlug.get(c.slug)?.some((h) => sellerIds.has(h)),
   );
@@ -72,9 +66,7 @@ export async function seedLargeCatalogue(
     return usable[usable.length - 1] as CategoryDef;
   };
 
-  const [{ existing } = { existing: 0 }] = await db
-    .select({ existing: sql<number>`count(*)::int` })
-    .from(products);
+  const existing = await productCount(db);
   const r = mulberry32(hashString('large-catalogue') ^ existing);
   const now = Date.now();
 
@@ -95,7 +87,7 @@ export async function seedLargeCatalogue(
       for (let i = 0; i < size; i++) {
         const category = pickCategory(r);
         let draft = draftProduct(r, category, 60);
-        if (!sellerIds.has(draft.seller)) draft = { ...draft, seller: sellerRows[0]?.handle ?? '' };
+        if (!sellerIds.has(draft.seller)) draft = { ...draft, seller: firstSeller };
         const images = imagesBySlug.get(category.slug) ?? [];
         const turn = imageTurn.get(category.slug) ?? 0;
         imageTurn.set(category.slug, turn + 1);
