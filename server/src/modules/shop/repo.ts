@@ -200,16 +200,12 @@ export async function isModeratorOf(db: Db, ownerId: string, userId: string): Pr
 
 /** Every pin of the stream as a chapter of its replay: which product, from when to when. */
 export async function replayChapters(db: Db, streamId: string): Promise<ReplayChapters['chapters']> {
-  const result = await db.execute<{
-    id: string;
-    title: string;
-    image_url: string | null;
-    price_cents: number;
-    stock: number;
-    condition: string;
-    start_sec: number;
-    end_sec: number | null;
-  }>(sql`
+  const result = await db.execute<
+    ProductRow & {
+      start_sec: number;
+      end_sec: number | null;
+    }
+  >(sql`
     select p.id, p.title, p.image_url, p.price_cents, p.stock, p.condition,
       greatest(0, extract(epoch from pin.pinned_at - coalesce(s.started_at, s.created_at)))::float8 as start_sec,
       case when coalesce(pin.unpinned_at, s.ended_at) is null then null
