@@ -3,7 +3,6 @@ import type { Db } from '../../db/client.ts';
 import type { RoomHub } from '../../platform/room-hub.ts';
 import { insertViewerSamples, VIEWER_SAMPLE_SEC } from './repo.ts';
 
-
 export interface RoomViewers {
   roomName: string;
   viewers: number;
