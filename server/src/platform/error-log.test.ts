@@ -39,7 +39,7 @@ describe('logging a failed query', () => {
       code: '23514',
       constraint: 'users_no_canary_check',
       message: expect.stringContaining('violates check constraint "users_no_canary_check"'),
-      query: expect.stringMatching(/^insert into "users" .*\$1/),
+      query: expect.stringMatching(/^insert into users as u \(handle, .*\$1/s),
     });
   });
 });

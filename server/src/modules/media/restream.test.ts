@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -254,7 +254,10 @@ describe('Restream', () => {
     });
     let args: string;
     try {
-      await until(() => restream.starts >= 5, 'five starts', 20_000);
+      // Five starts, each of which has noted its arguments (the fifth may still be starting).
+      const noted = () =>
+        existsSync(argsFile) ? readFileSync(argsFile, 'utf8').split('\n').filter(Boolean) : [];
+      await until(() => restream.starts >= 5 && noted().length >= 5, 'five starts', 20_000);
     } finally {
       await restream.stop();
       args = readFileSync(argsFile, 'utf8');
@@ -264,7 +267,7 @@ describe('Restream', () => {
     expect(exits.slice(0, 4).map((l) => l.object.restartInMs)).toEqual([20, 40, 80, 80]);
     expect(exits[0]?.object.stderr).toBe('pipe:1: Broken pipe');
     // ffmpeg is never given the URL: it writes FLV to its stdout.
-    expect(args.split('\n').filter(Boolean)).toHaveLength(restream.starts);
+    expect(args.split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(5);
     for (const secret of ['rtmp', 'live.example', 'sEcReT', 'tok123', 'hunter22'])
       expect(args).not.toContain(secret);
     expect(resumes.length).toBeGreaterThanOrEqual(5);
