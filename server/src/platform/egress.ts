@@ -1,5 +1,6 @@
+import { lookup as lookupCallback } from 'node:dns';
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 /**
  * Where the server may connect on a user's behalf (a Pro restream's RTMP URL). Without this a
@@ -95,4 +96,36 @@ export async function egressRefusal(url: string, allowed: string[]): Promise<str
     if (isForbiddenAddress(plain)) return `host ${host} is a private or local address, which is not allowed`;
   }
   return undefined;
+}
+
+/**
+ * A `lookup` for net/tls.connect that refuses a name resolving to a forbidden address at the
+ * moment of connecting, so the address checked is the address used (no DNS-rebinding window
+ * between a check and the connection). Literal addresses never reach a lookup: check those with
+ * egressRefusal first.
+ */
+export function guardedLookup(allowed: string[]): LookupFunction {
+  const allow = allowList(allowed);
+  return (hostname, options, callback) => {
+    lookupCallback(hostname, { ...options, all: true, verbatim: true }, (error, entries) => {
+      if (error) return callback(error, '', 0);
+      const host = hostname.toLowerCase();
+      const usable = allow.hosts.has(host)
+        ? entries
+        : entries.filter((entry) => {
+            const plain = unmapped(entry.address);
+            return allow.ranges.check(plain, family(plain)) || !isForbiddenAddress(plain);
+          });
+      if (usable.length < entries.length || usable.length === 0) {
+        const refused = Object.assign(
+          new Error(`host ${hostname} is a private or local address, which is not allowed`),
+          { code: 'EGRESS_REFUSED' },
+        );
+        return callback(refused, '', 0);
+      }
+      if (options.all) return (callback as unknown as (e: null, a: typeof usable) => void)(null, usable);
+      const [first] = usable;
+      callback(null, first?.address ?? '', first?.family ?? 4);
+    });
+  };
 }

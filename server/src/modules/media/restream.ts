@@ -1,4 +1,5 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { LookupFunction } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import type { RelayEvent } from './relay-events.ts';
 import { FlvTagReader } from './rtmp/flv-tags.ts';
@@ -115,6 +116,8 @@ export interface RestreamOptions {
   /** Spawns only once this settles (the previous publisher's ffmpeg letting go of the URL). */
   after?: Promise<unknown>;
   ffmpegPath?: string;
+  /** How the RTMP host is resolved on every (re)connection: one that refuses private addresses. */
+  lookup?: LookupFunction;
   /** First restart delay; it doubles after every failure up to maxBackoffMs. */
   backoffMs?: number;
   maxBackoffMs?: number;
@@ -142,7 +145,8 @@ export function runningRestreams(): Restream[] {
  */
 export class Restream {
   readonly roomName: string;
-  private readonly options: Required<Omit<RestreamOptions, 'after'>>;
+  private readonly options: Required<Omit<RestreamOptions, 'after' | 'lookup'>>;
+  private readonly lookup: LookupFunction | undefined;
   private child: Child | undefined;
   /** What the current child needs next: the init segment, a keyframe group, or anything. */
   private state: 'init' | 'keyframe' | 'flowing' = 'init';
@@ -164,6 +168,7 @@ export class Restream {
 
   constructor(options: RestreamOptions) {
     this.roomName = options.roomName;
+    this.lookup = options.lookup;
     this.options = {
       roomName: options.roomName,
       rtmpUrl: options.rtmpUrl,
@@ -326,7 +331,10 @@ export class Restream {
       child.kill('SIGKILL');
     };
     const target = this.target;
-    const connecting = target instanceof Error ? Promise.reject(target) : RtmpPublisher.publish(target);
+    const connecting =
+      target instanceof Error
+        ? Promise.reject(target)
+        : RtmpPublisher.publish(target, { lookup: this.lookup });
     connecting.then((publisher) => {
       if (this.child !== child || this.stopped) {
         publisher.destroy();

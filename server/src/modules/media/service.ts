@@ -7,7 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Db } from '../../db/client.ts';
 import type { Bus } from '../../platform/bus.ts';
-import { egressRefusal } from '../../platform/egress.ts';
+import { egressRefusal, guardedLookup } from '../../platform/egress.ts';
 import { WebmIngest } from './ingest.ts';
 import { finalizeRecording, Recording } from './recording.ts';
 import { RoomRelay } from './relay.ts';
@@ -161,6 +161,8 @@ export class MediaService {
       log: this.log,
       resume: () => webmStartOf(room.relay.snapshot()),
       after: previous,
+      // Every (re)connection resolves the host again and refuses private addresses then.
+      lookup: guardedLookup(this.restreamAllowedHosts),
     });
   }
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { guardedLookup } from '../../../platform/egress.ts';
 import { freePort } from '../../../test/ports.ts';
 import { type RtmpReceiver, startRtmpReceiver } from '../../../test/rtmp-receiver.ts';
 import { decodeAmf0, encodeAmf0 } from './amf0.ts';
@@ -130,6 +131,20 @@ describe('RtmpPublisher', () => {
       } finally {
         front.close();
       }
+    });
+
+    it('resolves the host through a guarded lookup: a private address is refused at connect time', async () => {
+      // localhost resolves to loopback: refused unless the operator allowed it (RESTREAM_ALLOWED_HOSTS).
+      const url = parseRtmpUrl(`rtmp://localhost:${receiver.port}/live/guarded`);
+      await expect(RtmpPublisher.publish(url, { lookup: guardedLookup([]) })).rejects.toThrow(
+        'host localhost is a private or local address, which is not allowed',
+      );
+      expect(receiver.events('prePublish', '/live/guarded')).toBe(0);
+      for (const allowed of [['localhost'], ['127.0.0.0/8', '::1']]) {
+        const publisher = await RtmpPublisher.publish(url, { lookup: guardedLookup(allowed) });
+        await publisher.end();
+      }
+      await until(() => receiver.events('donePublish', '/live/guarded') >= 2);
     });
 
     it('reports a server that drops the connection mid-stream', async () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { connect as connectTcp, isIP, type Socket } from 'node:net';
+import { connect as connectTcp, isIP, type LookupFunction, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { type Amf0Object, type Amf0Value, decodeAmf0, encodeAmf0 } from './amf0.ts';
 import { ChunkReader, DEFAULT_CHUNK_SIZE, encodeChunks, MessageType, type RtmpMessage } from './chunks.ts';
@@ -67,6 +67,8 @@ export interface RtmpPublisherOptions {
   flashVer?: string;
   /** For rtmps://: certificate authorities to trust instead of Node's (a private ingest server). */
   ca?: string | Buffer;
+  /** How the host name is resolved (e.g. one that refuses private addresses); Node's by default. */
+  lookup?: LookupFunction;
 }
 
 interface PendingCommand {
@@ -120,8 +122,9 @@ export class RtmpPublisher extends EventEmitter {
           port: target.port,
           servername: isIP(target.host) ? undefined : target.host,
           ca: options.ca,
+          lookup: options.lookup,
         })
-      : connectTcp({ host: target.host, port: target.port });
+      : connectTcp({ host: target.host, port: target.port, lookup: options.lookup });
     this.socket.setNoDelay(true);
     this.socket.setTimeout(timeoutMs, () => this.fail(new Error(`no progress for ${timeoutMs} ms`)));
     this.socket.once(target.secure ? 'secureConnect' : 'connect', () => {
