@@ -1,6 +1,5 @@
 /** Writing the demo data (categories, sellers, products) to the database, once across instances. */
 
-import { sql } from 'drizzle-orm';
 import { hashPassword } from '../../platform/password.ts';
 import type { Db, Tx } from '../client.ts';
 import {
@@ -20,7 +19,9 @@ import {
   insertCategories,
   insertProducts,
   insertSellers,
+  lockSeed,
   userIdsByHandle,
+  vacuumAnalyze,
 } from './store.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -99,13 +100,6 @@ export async function insertDemo(tx: Tx, passwordHash: string): Promise<Inserted
   return { categories: categoryIds.size, sellers: sellerIds.size, products: rows.length };
 }
 
-/** Fresh planner statistics (PGlite has no autovacuum). Must run outside a transaction. */
-export async function vacuumAnalyze(db: Db): Promise<void> {
-  await db.execute(sql`vacuum analyze`);
-}
-
-export { hasCategories };
-
 export async function runSeed(
   db: Db,
   dataDir: string,
@@ -118,7 +112,7 @@ export async function runSeed(
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const inserted = await db.transaction(async (tx) => {
     // Two instances starting at once on one PostgreSQL: the second waits here, then sees the data.
-    await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_ID}::bigint)`);
+    await lockSeed(tx, SEED_LOCK_ID);
     if (onlyIfEmpty && (await hasCategories(tx))) return undefined;
     return insertDemo(tx, passwordHash);
   });

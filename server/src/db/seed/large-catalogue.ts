@@ -1,14 +1,20 @@
 /** Benchmark data: a large generated catalogue over the demo categories and sellers. */
 
-import { sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { BULK_BATCH, buildDemoCatalogue, draftProduct, NO_IMAGE_SHARE } from './catalogue.ts';
 import { CATEGORIES } from './categories.ts';
-import { type SeedOptions, seedDemoIfEmpty, vacuumAnalyze } from './demo.ts';
+import { type SeedOptions, seedDemoIfEmpty } from './demo.ts';
 import { hashString, mulberry32, productImageUrl, type Rng } from './images.ts';
 import type { CategoryDef } from './items.ts';
 import { SELLERS, sellersBySlug } from './sellers.ts';
-import { categoryIdsBySlug, productCount, userIdsByHandle } from './store.ts';
+import {
+  categoryIdsBySlug,
+  insertProductColumns,
+  type ProductColumns,
+  productCount,
+  userIdsByHandle,
+  vacuumAnalyze,
+} from './store.ts';
 
 export interface LargeCatalogueSummary {
   products: number;
@@ -73,14 +79,14 @@ export async function seedLargeCatalogue(
   await db.transaction(async (tx) => {
     for (let done = 0; done < count; done += BULK_BATCH) {
       const size = Math.min(BULK_BATCH, count - done);
-      const cols = {
-        seller: new Array<string>(size),
-        category: new Array<number>(size),
+      const cols: ProductColumns = {
+        sellerId: new Array<string>(size),
+        categoryId: new Array<number>(size),
         title: new Array<string>(size),
         description: new Array<string>(size),
-        price: new Array<number>(size),
+        priceCents: new Array<number>(size),
         condition: new Array<string>(size),
-        image: new Array<string | null>(size),
+        imageUrl: new Array<string | null>(size),
         stock: new Array<number>(size),
         createdAt: new Array<string>(size),
       };
@@ -92,25 +98,17 @@ export async function seedLargeCatalogue(
         const turn = imageTurn.get(category.slug) ?? 0;
         imageTurn.set(category.slug, turn + 1);
         const image = images.length > 0 && r() >= NO_IMAGE_SHARE ? images[turn % images.length] : undefined;
-        cols.seller[i] = sellerIds.get(draft.seller) ?? '';
-        cols.category[i] = categoryIds.get(category.slug) ?? 0;
+        cols.sellerId[i] = sellerIds.get(draft.seller) ?? '';
+        cols.categoryId[i] = categoryIds.get(category.slug) ?? 0;
         cols.title[i] = draft.title;
         cols.description[i] = draft.description;
-        cols.price[i] = draft.priceCents;
+        cols.priceCents[i] = draft.priceCents;
         cols.condition[i] = draft.condition;
-        cols.image[i] = image === undefined ? null : productImageUrl(image);
+        cols.imageUrl[i] = image === undefined ? null : productImageUrl(image);
         cols.stock[i] = draft.stock;
         cols.createdAt[i] = new Date(now - draft.ageMs).toISOString();
       }
-      await tx.execute(sql`
-        insert into products
-          (seller_id, category_id, title, description, price_cents, condition, image_url, stock, created_at, updated_at)
-        select s, c, t, d, p, k, i, q, a, a
-        from unnest(
-          ${sql.param(cols.seller)}::uuid[], ${sql.param(cols.category)}::int[], ${sql.param(cols.title)}::text[],
-          ${sql.param(cols.description)}::text[], ${sql.param(cols.price)}::int[], ${sql.param(cols.condition)}::text[],
-          ${sql.param(cols.image)}::text[], ${sql.param(cols.stock)}::int[], ${sql.param(cols.createdAt)}::timestamptz[]
-        ) as u(s, c, t, d, p, k, i, q, a)`);
+      await insertProductColumns(tx, cols);
       log(`  ${done + size} / ${count} products`);
     }
   });

@@ -5,6 +5,14 @@ import type { Db, Tx } from '../client.ts';
 
 type Executor = Db | Tx;
 
+/**
+ * Waits for the seed's lock until this transaction ends: two instances starting at once on one
+ * PostgreSQL seed one after the other, and the second then sees the first one's data.
+ */
+export async function lockSeed(tx: Tx, lockId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${lockId}::bigint)`);
+}
+
 export async function insertCategories(tx: Tx, rows: Array<{ name: string; slug: string }>): Promise<void> {
   await tx.execute(sql`
     insert into categories (name, slug)
@@ -65,17 +73,44 @@ export interface ProductToInsert {
   createdAt: Date;
 }
 
+/** Products as one array per column (index i is one product); created_at ISO strings. */
+export interface ProductColumns {
+  sellerId: string[];
+  categoryId: number[];
+  title: string[];
+  description: string[];
+  priceCents: number[];
+  condition: string[];
+  imageUrl: Array<string | null>;
+  stock: number[];
+  createdAt: string[];
+}
+
 /** Products, their updated_at the same as created_at. */
 export async function insertProducts(tx: Tx, rows: ProductToInsert[]): Promise<void> {
-  const column = <K extends keyof ProductToInsert>(key: K) =>
-    sql.param(rows.map((p) => (p[key] instanceof Date ? (p[key] as Date).toISOString() : p[key])));
+  await insertProductColumns(tx, {
+    sellerId: rows.map((p) => p.sellerId),
+    categoryId: rows.map((p) => p.categoryId),
+    title: rows.map((p) => p.title),
+    description: rows.map((p) => p.description),
+    priceCents: rows.map((p) => p.priceCents),
+    condition: rows.map((p) => p.condition),
+    imageUrl: rows.map((p) => p.imageUrl),
+    stock: rows.map((p) => p.stock),
+    createdAt: rows.map((p) => p.createdAt.toISOString()),
+  });
+}
+
+/** The same for rows already in columns (the large catalogue builds them so, batch by batch). */
+export async function insertProductColumns(tx: Tx, columns: ProductColumns): Promise<void> {
+  const c = columns;
   await tx.execute(sql`
     insert into products (seller_id, category_id, title, description, price_cents, condition, image_url, stock,
       created_at, updated_at)
     select s, c, t, d, p, co, i, st, ca, ca
-    from unnest(${column('sellerId')}::uuid[], ${column('categoryId')}::int[], ${column('title')}::text[],
-      ${column('description')}::text[], ${column('priceCents')}::int[], ${column('condition')}::text[],
-      ${column('imageUrl')}::text[], ${column('stock')}::int[], ${column('createdAt')}::timestamptz[])
+    from unnest(${sql.param(c.sellerId)}::uuid[], ${sql.param(c.categoryId)}::int[], ${sql.param(c.title)}::text[],
+      ${sql.param(c.description)}::text[], ${sql.param(c.priceCents)}::int[], ${sql.param(c.condition)}::text[],
+      ${sql.param(c.imageUrl)}::text[], ${sql.param(c.stock)}::int[], ${sql.param(c.createdAt)}::timestamptz[])
       as r(s, c, t, d, p, co, i, st, ca)`);
 }
 
@@ -87,4 +122,9 @@ export async function hasCategories(db: Executor): Promise<boolean> {
 export async function productCount(db: Executor): Promise<number> {
   const result = await db.execute<{ n: number }>(sql`select count(*)::int as n from products`);
   return Number(result.rows[0]?.n ?? 0);
+}
+
+/** Fresh planner statistics (PGlite has no autovacuum). Must run outside a transaction. */
+export async function vacuumAnalyze(db: Db): Promise<void> {
+  await db.execute(sql`vacuum analyze`);
 }
