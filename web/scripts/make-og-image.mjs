@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
  * Draws the 1200x630 link-preview picture (og:image, see contract/src/seo.ts) from our own SVG
- * and rasterises it with sharp into public/og-image.png. Runs before `vite build`; keeps an
- * existing PNG (the repository ships one, so builds without sharp still have it); pass --force
- * to redraw after changing the drawing. Never fails the build.
+ * and rasterises it with sharp into public/og-image.png. Runs before `vite build`: the PNG is made
+ * here at build time and git-ignored, not shipped by the repository. Keeps an existing PNG (an
+ * earlier build's); pass --force to redraw after changing the drawing. Without sharp no PNG is
+ * made and pages have no og:image picture. Never fails the build.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
