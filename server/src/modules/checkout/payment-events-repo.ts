@@ -1,3 +1,4 @@
+import type { Plan } from '@streamshop/contract/constants.ts';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 
@@ -93,18 +94,21 @@ export async function lockSubscriptionByRef(tx: Tx, ref: string): Promise<Subscr
   return found.rows[0];
 }
 
-/** Paid: active until the later of the known and the new period end; the account turns Pro. */
-export async function activateSubscription(
+/** Active until the later of the known and the given period end. */
+export async function markSubscriptionActive(
   tx: Tx,
-  subscription: SubscriptionToChange,
+  subscriptionId: string,
   at: Date,
   periodEnd: Date,
 ): Promise<void> {
   await tx.execute(sql`
     update subscriptions set status = 'active', last_event_at = ${at},
       current_period_end = greatest(coalesce(current_period_end, ${periodEnd}), ${periodEnd})
-    where id = ${subscription.id}`);
-  await tx.execute(sql`update users set plan = 'pro' where id = ${subscription.user_id}`);
+    where id = ${subscriptionId}`);
+}
+
+export async function setUserPlan(tx: Tx, userId: string, plan: Plan): Promise<void> {
+  await tx.execute(sql`update users set plan = ${plan} where id = ${userId}`);
 }
 
 export async function updateSubscriptionTerms(
@@ -119,15 +123,7 @@ export async function updateSubscriptionTerms(
     where id = ${subscriptionId}`);
 }
 
-/** Ended: expired, and the account back to free when it was the active one. */
-export async function expireSubscription(
-  tx: Tx,
-  subscription: SubscriptionToChange,
-  at: Date,
-): Promise<void> {
+export async function markSubscriptionExpired(tx: Tx, subscriptionId: string, at: Date): Promise<void> {
   await tx.execute(sql`
-    update subscriptions set status = 'expired', last_event_at = ${at} where id = ${subscription.id}`);
-  if (subscription.status === 'active') {
-    await tx.execute(sql`update users set plan = 'free' where id = ${subscription.user_id}`);
-  }
+    update subscriptions set status = 'expired', last_event_at = ${at} where id = ${subscriptionId}`);
 }

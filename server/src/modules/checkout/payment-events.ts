@@ -1,16 +1,17 @@
 import type { Db, Tx } from '../../db/client.ts';
 import type { PaymentEvent } from '../../platform/payments/provider.ts';
 import {
-  activateSubscription,
-  expireSubscription,
   insertOrder,
   lockPayment,
   lockSubscriptionByRef,
   markDiscPreorderPaid,
   markRefunding,
+  markSubscriptionActive,
+  markSubscriptionExpired,
   markSucceeded,
   noteFailedAttempt,
   recordEvent,
+  setUserPlan,
   takeOneUnit,
   updateSubscriptionTerms,
 } from './payment-events-repo.ts';
@@ -107,10 +108,14 @@ async function subscriptionChanged(
 
   if (event.type === 'subscription.paid') {
     if (subscription.status === 'expired' || subscription.status === 'canceled') return;
-    await activateSubscription(tx, subscription, at, event.periodEnd);
+    // Paid: active until the later of the known and the new period end; the account turns Pro.
+    await markSubscriptionActive(tx, subscription.id, at, event.periodEnd);
+    await setUserPlan(tx, subscription.user_id, 'pro');
   } else if (event.type === 'subscription.updated') {
     await updateSubscriptionTerms(tx, subscription.id, at, event);
   } else {
-    await expireSubscription(tx, subscription, at);
+    // Ended: expired, and the account back to free when it was the active one.
+    await markSubscriptionExpired(tx, subscription.id, at);
+    if (subscription.status === 'active') await setUserPlan(tx, subscription.user_id, 'free');
   }
 }
