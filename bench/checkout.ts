@@ -43,13 +43,16 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { percentile, type Row, report } from './report.ts';
+import { readDatabase } from './checkout/database.ts';
+import { type Options, parseOptions } from './checkout/options.ts';
+import { type Purchase, purchase } from './checkout/purchase.ts';
+import { judgeAndReport } from './checkout/report.ts';
+import { percentile } from './report.ts';
 import {
   type Account,
   type AppServer,
   type Client,
   card,
-  cliFlags,
   countBy,
   cpuSeconds,
   createStorage,
@@ -62,43 +65,9 @@ import {
   sleep,
   startAppServer,
   client as webClient,
-  withDatabase,
 } from './support.ts';
 
-const DEFAULTS = { buyers: 500, stock: 100, reconfirm: 20, warmup: 20, maxSeconds: 120 };
 const SIGNUP_CONCURRENCY = 8;
-
-// ---------------------------------------------------------------------------------------------
-// Options
-// ---------------------------------------------------------------------------------------------
-
-interface Options {
-  buyers: number;
-  stock: number;
-  concurrency: number;
-  reconfirm: number;
-  warmup: number;
-  maxSeconds: number;
-  /** The PostgreSQL server to create the run's database on; absent: PGlite. */
-  databaseUrl: string | undefined;
-}
-
-function parseOptions(argv: string[]): Options {
-  const { value, number } = cliFlags(argv);
-  const buyers = number('buyers', DEFAULTS.buyers, 1, 5000);
-  const databaseUrl = value('database-url') || process.env.DATABASE_URL || undefined;
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl))
-    throw new Error(`--database-url must be a postgres:// URL, got "${databaseUrl}"`);
-  return {
-    buyers,
-    stock: number('stock', DEFAULTS.stock, 1, 100_000),
-    concurrency: number('concurrency', buyers, 1, 5000),
-    reconfirm: number('reconfirm', DEFAULTS.reconfirm, 0, 5000),
-    warmup: number('warmup', DEFAULTS.warmup, 0, 1000),
-    maxSeconds: number('max-seconds', DEFAULTS.maxSeconds, 10, 3600),
-    databaseUrl,
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // The hard cap: every request and every wait listens to this signal
@@ -127,55 +96,8 @@ const listProduct = (api: Client, seller: Account, categoryId: number, title: st
   listProductVia(api, seller, { categoryId, title, stock });
 
 // ---------------------------------------------------------------------------------------------
-// The purchase
+// The phases
 // ---------------------------------------------------------------------------------------------
-
-interface Purchase {
-  buyer: number;
-  /** performance.now() at the start of the purchase. */
-  startedAt: number;
-  checkout: { status: number; ms: number; endedAt: number; error?: string; code?: string };
-  clientSecret?: string;
-  confirm?: { status: number; ms: number; endedAt: number; outcome?: string; error?: string };
-  /** Open checkout → payment answered, for purchases whose payment succeeded. */
-  totalMs?: number;
-}
-
-async function purchase(api: Client, buyer: Account, index: number, productId: string): Promise<Purchase> {
-  const startedAt = performance.now();
-  // From the buyer's own address, as a real client: open holds are capped per address.
-  const opened = await api.request('POST', `/api/checkout/${productId}`, {
-    cookie: buyer.cookie,
-    forwardedFor: buyer.address,
-  });
-  const result: Purchase = {
-    buyer: index,
-    startedAt,
-    checkout: {
-      status: opened.status,
-      ms: opened.ms,
-      endedAt: performance.now(),
-      ...(opened.error ? { error: opened.error } : {}),
-      ...(typeof opened.body?.code === 'string' ? { code: opened.body.code } : {}),
-    },
-  };
-  if (opened.status !== 200 || typeof opened.body?.clientSecret !== 'string') return result;
-  result.clientSecret = opened.body.clientSecret;
-  const paid = await api.request('POST', '/api/payments/local/confirm', {
-    cookie: buyer.cookie,
-    body: { clientSecret: opened.body.clientSecret, card: card() },
-  });
-  const endedAt = performance.now();
-  result.confirm = {
-    status: paid.status,
-    ms: paid.ms,
-    endedAt,
-    ...(typeof paid.body?.status === 'string' ? { outcome: paid.body.status } : {}),
-    ...(paid.error ? { error: paid.error } : {}),
-  };
-  if (paid.status === 200 && paid.body?.status === 'succeeded') result.totalMs = endedAt - startedAt;
-  return result;
-}
 
 /** One burst of `count` GETs, `concurrency` at a time: the floor in the same shape as the checkouts. */
 async function getBurst(api: Client, path: string, count: number, concurrency: number) {
@@ -190,10 +112,6 @@ async function getBurst(api: Client, path: string, count: number, concurrency: n
     perSec: count / durationSec,
   };
 }
-
-// ---------------------------------------------------------------------------------------------
-// Main
-// ---------------------------------------------------------------------------------------------
 
 /** Setup (not measured): the server, the accounts, the product, a warm-up and the floor. */
 async function setUp(options: Options, storage: Storage, onServer: (server: AppServer) => void) {
@@ -379,310 +297,13 @@ async function checkThroughApi(
   };
 }
 
-/** What the database holds for the product (read once the server has stopped: PGlite is one process's). */
-function readDatabase(storage: Storage, productId: string) {
-  return withDatabase(storage, async (query) => {
-    const [orders] = await query<{ orders: number; payments: number; buyers: number }>(
-      `select count(*)::int as orders, count(distinct payment_id)::int as payments,
-              count(distinct buyer_id)::int as buyers
-       from orders where product_id = $1`,
-      [productId],
-    );
-    const [product] = await query<{ stock: number }>('select stock from products where id = $1', [productId]);
-    const paymentRows = await query<{ status: string; n: number }>(
-      `select status, count(*)::int as n from payments where product_id = $1 group by status order by status`,
-      [productId],
-    );
-    const [events] = await query<{ succeeded: number; all: number }>(
-      `select count(*) filter (where type = 'payment.succeeded')::int as succeeded, count(*)::int as all
-       from payment_events`,
-    );
-    const [outbox] = await query<{
-      events: number;
-      undelivered: number;
-      attempts: number;
-      retried: number;
-    }>(
-      `select count(*)::int as events, count(*) filter (where delivered_at is null)::int as undelivered,
-              coalesce(sum(attempts), 0)::int as attempts, count(*) filter (where attempts > 1)::int as retried
-       from local_webhook_events`,
-    );
-    const [intents] = await query<{ succeeded: number }>(
-      `select count(*)::int as succeeded from local_payment_intents i join payments p on p.id::text = i.payment_id::text
-       where p.product_id = $1 and i.status = 'succeeded'`,
-      [productId],
-    );
-    return {
-      orders: orders?.orders ?? Number.NaN,
-      distinctPayments: orders?.payments ?? Number.NaN,
-      distinctBuyers: orders?.buyers ?? Number.NaN,
-      stock: product?.stock ?? Number.NaN,
-      payments: Object.fromEntries(paymentRows.map((r) => [r.status, r.n])),
-      chargedIntents: intents?.succeeded ?? Number.NaN,
-      webhookEvents: events,
-      outbox,
-    };
-  });
-}
+export type Setup = Awaited<ReturnType<typeof setUp>>;
+export type Burst = Awaited<ReturnType<typeof runBurst>>;
+export type ViaApi = Awaited<ReturnType<typeof checkThroughApi>>;
 
-type Setup = Awaited<ReturnType<typeof setUp>>;
-type Burst = Awaited<ReturnType<typeof runBurst>>;
-type ViaApi = Awaited<ReturnType<typeof checkThroughApi>>;
-type DatabaseCounts = Awaited<ReturnType<typeof readDatabase>>;
-
-/** Figures, verdicts and the report; true when every check held. */
-function judgeAndReport(
-  options: Options,
-  storage: Storage,
-  setup: Setup,
-  burst: Burst,
-  viaApi: ViaApi,
-  db: DatabaseCounts,
-  machine: { loadAverageBefore: number[]; exitCode: number | null },
-): boolean {
-  const { accounts, floorProduct, floorHealth, signUpSec, serverStartSec, warmupOrders } = setup;
-  const {
-    purchases,
-    t0,
-    burstSec,
-    serverCpuPct,
-    sessions,
-    refused,
-    checkoutOther,
-    confirmed,
-    confirmOther,
-    lastCheckoutAt,
-    lastConfirmAt,
-    checkoutsPerSec,
-    purchasesPerSec,
-    checkoutMs,
-    sessionMs,
-    refusedMs,
-    confirmMs,
-    totalMs,
-  } = burst;
-  const {
-    sellerOrders,
-    ordersSettledMs,
-    again,
-    againStatuses,
-    againRefused,
-    buyerListFailures,
-    buyerOrdersViaApi,
-    buyersWithTwoViaApi,
-    stockViaApi,
-  } = viaApi;
-  const { loadAverageBefore, exitCode } = machine;
-  const oversells = Math.max(0, db.orders - options.stock);
-  const duplicates = db.orders - db.distinctPayments;
-  const buyersWithTwo = db.orders - db.distinctBuyers;
-  const otherStatuses = checkoutOther.length + confirmOther.length;
-  const expectedSold = Math.min(options.stock, options.buyers);
-  const checks = {
-    oversell: oversells === 0,
-    duplicates: duplicates === 0 && buyersWithTwo === 0 && buyersWithTwoViaApi === 0,
-    errors: otherStatuses === 0 && buyerListFailures === 0,
-    sold: db.orders === expectedSold && sessions.length === expectedSold && confirmed.length === expectedSold,
-    stock: db.stock === options.stock - expectedSold && stockViaApi === db.stock,
-    api: sellerOrders === db.orders && buyerOrdersViaApi === db.orders,
-    charges: db.chargedIntents === db.orders,
-    reconfirm: againRefused === again.length,
-  };
-  const mark = (ok: boolean) => (ok ? 'ok' : 'FAILED');
-  const verdicts = [
-    `${mark(checks.oversell)}: oversells ${oversells} (orders ${db.orders} of ${options.stock} units)`,
-    `${mark(checks.duplicates)}: duplicates ${duplicates} (orders ${db.orders}, distinct payments ${db.distinctPayments}); ` +
-      `buyers with two orders ${buyersWithTwo} (API: ${buyersWithTwoViaApi})`,
-    `${mark(checks.errors)}: statuses other than 200/409 ${otherStatuses} ` +
-      `(checkout ${JSON.stringify(countBy(checkoutOther.map((p) => p.checkout.status)))}, ` +
-      `confirm ${JSON.stringify(countBy(confirmOther.map((p) => p.confirm?.status ?? 'none')))})`,
-    `${mark(checks.sold)}: sold exactly ${expectedSold}: ${sessions.length} sessions → ${confirmed.length} paid → ${db.orders} orders`,
-    `${mark(checks.stock)}: final stock ${db.stock} (API ${stockViaApi}), expected ${options.stock - expectedSold}`,
-    `${mark(checks.api)}: the API agrees: seller's analytics ${sellerOrders} orders, buyers' lists ${buyerOrdersViaApi}`,
-    `${mark(checks.charges)}: charged at the provider ${db.chargedIntents} = orders ${db.orders}`,
-    `${mark(checks.reconfirm)}: a paid session confirmed again: ${againRefused} of ${again.length} refused with 409`,
-  ];
-
-  const floorP = (p: number) => percentile(floorProduct.samples, p);
-  const rows: Row[] = [
-    {
-      metric: 'checkout sessions opened/s (200 + 409)',
-      value: checkoutsPerSec,
-      unit: '/s',
-      baseline: floorProduct.perSec,
-      note: `${purchases.length} in ${fixed((lastCheckoutAt - t0) / 1000, 2)} s; baseline GET product/s`,
-    },
-    {
-      metric: 'purchases/s (paid, order created)',
-      value: purchasesPerSec,
-      unit: '/s',
-      note: `${confirmed.length} in ${fixed((lastConfirmAt - t0) / 1000, 2)} s from the first request`,
-    },
-  ];
-  for (const p of [50, 95, 99]) {
-    rows.push({
-      metric: `open checkout p${p} (all ${checkoutMs.length})`,
-      value: percentile(checkoutMs, p),
-      unit: 'ms',
-      baseline: floorP(p),
-      note:
-        p === 50
-          ? `200s p50 ${fixed(percentile(sessionMs, 50))} ms, 409s p50 ${fixed(percentile(refusedMs, 50))} ms`
-          : p === 95
-            ? `200s p95 ${fixed(percentile(sessionMs, 95))} ms, 409s p95 ${fixed(percentile(refusedMs, 95))} ms`
-            : '',
-    });
-  }
-  for (const p of [50, 95, 99])
-    rows.push({
-      metric: `confirm payment p${p} (${confirmMs.length})`,
-      value: percentile(confirmMs, p),
-      unit: 'ms',
-      baseline: floorP(p),
-      note: p === 50 ? 'includes handing the webhook over (the order is written before it answers)' : '',
-    });
-  for (const p of [50, 95, 99])
-    rows.push({
-      metric: `whole purchase p${p} (${totalMs.length})`,
-      value: percentile(totalMs, p),
-      unit: 'ms',
-      baseline: floorP(p),
-      note: p === 50 ? 'open checkout → payment answered' : '',
-    });
-  rows.push(
-    {
-      metric: 'floor: GET /api/products/:id p50 / p95 / p99',
-      value: floorP(50),
-      unit: 'ms',
-      note: `p95 ${fixed(floorP(95))}, p99 ${fixed(floorP(99))} ms; ${Math.round(floorProduct.perSec)}/s; statuses ${JSON.stringify(floorProduct.statuses)}`,
-    },
-    {
-      metric: 'floor: GET /api/health p50 / p95 / p99',
-      value: percentile(floorHealth.samples, 50),
-      unit: 'ms',
-      note: `p95 ${fixed(percentile(floorHealth.samples, 95))}, p99 ${fixed(percentile(floorHealth.samples, 99))} ms; ${Math.round(floorHealth.perSec)}/s; statuses ${JSON.stringify(floorHealth.statuses)}`,
-    },
-    {
-      metric: 'checkout 200 (sessions)',
-      value: sessions.length,
-      unit: '',
-      note: `expected ${expectedSold}`,
-    },
-    {
-      metric: 'checkout 409 (sold out / all held)',
-      value: refused.length,
-      unit: '',
-      note: JSON.stringify(countBy(refused.map((p) => p.checkout.code ?? '?'))),
-    },
-    {
-      metric: 'other statuses and errors (checkout + confirm)',
-      value: otherStatuses,
-      unit: '',
-      note: 'must be 0',
-    },
-    { metric: 'payments succeeded (confirm answered succeeded)', value: confirmed.length, unit: '' },
-    {
-      metric: 'orders created (database)',
-      value: db.orders,
-      unit: '',
-      note: `must be ${expectedSold}; API: seller ${sellerOrders}, buyers' lists ${buyerOrdersViaApi}; all there ${fixed(ordersSettledMs, 0)} ms after the burst`,
-    },
-    { metric: 'final stock', value: db.stock, unit: '', note: `must be ${options.stock - expectedSold}` },
-    { metric: 'oversells = max(0, orders − stock)', value: oversells, unit: '', note: 'must be 0' },
-    {
-      metric: 'duplicates = orders − distinct payments',
-      value: duplicates,
-      unit: '',
-      note:
-        `must be 0; buyers with two orders ${buyersWithTwo}; webhook outbox (warm-up included): ` +
-        `${db.outbox?.events} events, ${db.outbox?.retried} retried, ${db.outbox?.undelivered} undelivered`,
-    },
-    {
-      metric: 'second confirm of a paid session refused (409)',
-      value: againRefused,
-      unit: '',
-      note: `of ${again.length}; statuses ${JSON.stringify(againStatuses)}`,
-    },
-    {
-      metric: 'server CPU during the burst',
-      value: serverCpuPct,
-      unit: '%',
-      note: `of one core, all threads${storage.databaseUrl ? '; the PostgreSQL server not included' : ' (PGlite worker included)'}`,
-    },
-  );
-
-  const defaults =
-    options.buyers === DEFAULTS.buyers &&
-    options.stock === DEFAULTS.stock &&
-    options.concurrency === options.buyers;
-  const name = `checkout${storage.databaseUrl ? '-pg' : ''}${defaults ? '' : `-${options.buyers}b-${options.stock}u-c${options.concurrency}`}`;
-  report(name, rows, {
-    database: storage.label,
-    options: {
-      ...options,
-      databaseUrl: options.databaseUrl ? new URL(options.databaseUrl).host : undefined,
-    },
-    machine: { cpus: availableParallelism(), loadAverageBefore, loadAverageAfter: loadavg() },
-    latency:
-      'client-side wall time per request (fetch, keep-alive, this process), exact percentiles over every request of the burst',
-    setup: { serverStartSec, signUpSec, accounts: accounts.length, warmupPurchases: warmupOrders },
-    burst: {
-      durationSec: burstSec,
-      checkoutStatuses: countBy(purchases.map((p) => p.checkout.status)),
-      confirmStatuses: countBy(sessions.map((p) => `${p.confirm?.status}:${p.confirm?.outcome ?? ''}`)),
-      errors: [...checkoutOther, ...confirmOther]
-        .slice(0, 20)
-        .map((p) => ({ checkout: p.checkout, confirm: p.confirm })),
-      checkoutsPerSec,
-      purchasesPerSec,
-      openCheckout: {
-        p50: percentile(checkoutMs, 50),
-        p95: percentile(checkoutMs, 95),
-        p99: percentile(checkoutMs, 99),
-      },
-      sessionsOnly: {
-        p50: percentile(sessionMs, 50),
-        p95: percentile(sessionMs, 95),
-        p99: percentile(sessionMs, 99),
-      },
-      refusedOnly: {
-        p50: percentile(refusedMs, 50),
-        p95: percentile(refusedMs, 95),
-        p99: percentile(refusedMs, 99),
-      },
-      confirm: {
-        p50: percentile(confirmMs, 50),
-        p95: percentile(confirmMs, 95),
-        p99: percentile(confirmMs, 99),
-      },
-      purchase: {
-        p50: percentile(totalMs, 50),
-        p95: percentile(totalMs, 95),
-        p99: percentile(totalMs, 99),
-      },
-      serverCpuPct,
-      ordersSettledMs,
-    },
-    floor: {
-      product: { ...floorProduct, samples: undefined, p50: floorP(50), p95: floorP(95), p99: floorP(99) },
-      health: {
-        ...floorHealth,
-        samples: undefined,
-        p50: percentile(floorHealth.samples, 50),
-        p95: percentile(floorHealth.samples, 95),
-        p99: percentile(floorHealth.samples, 99),
-      },
-    },
-    reconfirm: { sent: again.length, refused409: againRefused, statuses: againStatuses },
-    counts: db,
-    api: { sellerOrders, buyerOrdersViaApi, buyersWithTwoViaApi, buyerListFailures, stockViaApi },
-    serverExitCode: exitCode,
-    checks,
-    verdicts,
-  });
-  console.log(`\nverdicts:\n  ${verdicts.join('\n  ')}`);
-  return Object.values(checks).every((ok) => ok);
-}
+// ---------------------------------------------------------------------------------------------
+// Main
+// ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
