@@ -30,382 +30,19 @@
  * dropped at the end) and TEST_REDIS_URL the Redis server (default redis://127.0.0.1:6379); a
  * scenario whose server is unreachable is skipped and says so.
  */
-import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import WebSocket, { WebSocketServer } from 'ws';
 import { createThrowawayDatabase } from '../server/src/test/throwaway-database.ts';
-import { percentile, type Row, report } from './report.ts';
-import {
-  closeSockets,
-  cpuSeconds,
-  fixed,
-  joinRoom,
-  rssMb,
-  runPool,
-  sleep,
-  sum,
-  waitFor,
-  wallMs,
-} from './support.ts';
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-const self = fileURLToPath(import.meta.url);
-const ROLE_ENV = 'STREAMSHOP_CHAT_BENCH_ROLE';
-const JOB_ENV = 'STREAMSHOP_CHAT_BENCH_JOB';
-/** A server child ends itself after this long whatever happens to its parent. */
-const CHILD_MAX_LIFETIME_MS = 15 * 60_000;
-const TARGET = { viewers: 2000, rate: 20, p95: 50, p99: 100 };
-
-// ---------------------------------------------------------------------------------------------
-// The servers (each in a child process: this file again, with ROLE_ENV set)
-// ---------------------------------------------------------------------------------------------
-
-type ServerJob =
-  | { kind: 'floor'; encodeOnce: boolean }
-  | {
-      kind: 'app';
-      /** PostgreSQL URL; absent: embedded PGlite in a temp DATA_DIR. */
-      databaseUrl?: string;
-      /** Fan-out through Redis with this key prefix; absent: the in-memory bus. */
-      redis?: { url: string; prefix: string };
-      /** Sign up this many sender accounts and create the room (instance A only). */
-      senders: number;
-    };
-
-type ChildMessage =
-  | { type: 'ready'; port: number; room?: string; cookies?: string[]; setupMs?: number }
-  | { type: 'failed'; message: string };
-
-async function serveFloor(job: Extract<ServerJob, { kind: 'floor' }>): Promise<() => Promise<void>> {
-  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, maxPayload: 64 * 1024 });
-  await once(wss, 'listening');
-  let id = 0;
-  wss.on('connection', (socket) => {
-    socket.send(JSON.stringify({ type: 'chat_history', messages: [] }));
-    socket.on('message', (data) => {
-      let parsed: { type?: unknown; message?: unknown };
-      try {
-        parsed = JSON.parse(String(data));
-      } catch {
-        return;
-      }
-      if (parsed.type !== 'chat_message' || typeof parsed.message !== 'string') return;
-      id += 1;
-      const json = JSON.stringify({
-        type: 'chat_message',
-        id,
-        username: 'bench_sender',
-        message: parsed.message.trim(),
-        timestamp: new Date().toISOString(),
-      });
-      const payload = job.encodeOnce ? Buffer.from(json) : json;
-      for (const client of wss.clients) {
-        if (client.readyState === WebSocket.OPEN) client.send(payload, { binary: false });
-      }
-    });
-  });
-  const address = wss.address();
-  if (typeof address !== 'object' || !address) throw new Error('no TCP address');
-  process.send?.({ type: 'ready', port: address.port } satisfies ChildMessage);
-  return async () => {
-    for (const client of wss.clients) client.terminate();
-    await new Promise<void>((resolve) => wss.close(() => resolve()));
-  };
-}
-
-async function serveApp(job: Extract<ServerJob, { kind: 'app' }>): Promise<() => Promise<void>> {
-  const { testConfig, newAccount, sessionCookie } = await import('../server/src/test/test-app.ts');
-  const { buildApp } = await import('../server/src/app.ts');
-  const { openDatabase } = await import('../server/src/db/client.ts');
-  const { redisBus } = await import('../server/src/platform/bus.ts');
-
-  // testConfig makes a fresh temp folder: the DATA_DIR (PGlite files when there is no databaseUrl).
-  // Every bench viewer connects from 127.0.0.1.
-  const config = testConfig({ logLevel: 'warn', socketsPerAddress: 1_000_000 });
-  const cleanups: Array<() => Promise<unknown> | unknown> = [
-    () => rmSync(config.dataDir, { recursive: true, force: true }),
-  ];
-  const cleanup = async () => {
-    for (const step of cleanups.splice(0).reverse()) await step();
-  };
-  try {
-    const database = await openDatabase(
-      job.databaseUrl ? { databaseUrl: job.databaseUrl } : { dataDir: config.dataDir },
-    );
-    cleanups.push(() => database.close());
-    const bus = job.redis ? redisBus(job.redis.url, job.redis.prefix) : undefined;
-    if (bus) cleanups.push(() => bus.close());
-    const app = await buildApp(config, { database, autoEnd: false, ...(bus ? { bus } : {}) });
-    cleanups.push(() => app.close());
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const address = app.server.address();
-    if (typeof address !== 'object' || !address) throw new Error('no TCP address');
-
-    let setup: { room?: string; cookies?: string[]; setupMs?: number } = {};
-    if (job.senders > 0) {
-      // Sender accounts go through the real sign-up route (validation, argon2, session store):
-      // the sid cookies are ordinary sessions. Sign-up allows 20 per client address per hour, and
-      // the server trusts no proxy header, so each batch of 20 is injected in-process from its own
-      // peer address (light-my-request's remoteAddress, which is what request.ip reads): the limit
-      // applies exactly as to 20 real clients each, and no request leaves the process.
-      const t0 = performance.now();
-      const cookies: string[] = [];
-      for (let i = 0; i < job.senders; i++) {
-        const response = await app.inject({
-          method: 'POST',
-          url: '/api/auth/signup',
-          payload: newAccount({ firstName: 'Bench', lastName: `Sender ${i}` }),
-          remoteAddress: `127.0.${1 + Math.floor(i / 20 / 250)}.${1 + (Math.floor(i / 20) % 250)}`,
-        });
-        if (response.statusCode !== 201)
-          throw new Error(`sign-up ${i}: ${response.statusCode} ${response.body}`);
-        cookies.push(sessionCookie(response));
-      }
-      const created = await app.inject({
-        method: 'POST',
-        url: '/api/rooms',
-        headers: { cookie: cookies[0] ?? '' },
-        payload: { title: 'Chat bench' },
-      });
-      if (created.statusCode !== 201) throw new Error(`create room: ${created.statusCode} ${created.body}`);
-      setup = { room: created.json().roomName, cookies, setupMs: performance.now() - t0 };
-    }
-    process.send?.({ type: 'ready', port: address.port, ...setup } satisfies ChildMessage);
-    return cleanup;
-  } catch (error) {
-    await cleanup();
-    throw error;
-  }
-}
-
-async function child(): Promise<void> {
-  setTimeout(() => {
-    console.error('chat bench server: maximum lifetime reached, exiting');
-    process.exit(3);
-  }, CHILD_MAX_LIFETIME_MS).unref();
-  const job = JSON.parse(process.env[JOB_ENV] ?? '{}') as ServerJob;
-  let close: (() => Promise<void>) | undefined;
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    try {
-      await close?.();
-    } finally {
-      process.exit(0);
-    }
-  };
-  // Stop when told to, or when the parent goes away (the IPC channel closes).
-  process.on('message', (message: { type?: string }) => {
-    if (message?.type === 'stop') void stop();
-  });
-  process.once('disconnect', () => void stop());
-  try {
-    close = job.kind === 'floor' ? await serveFloor(job) : await serveApp(job);
-  } catch (error) {
-    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    process.send?.({ type: 'failed', message } satisfies ChildMessage);
-    process.exit(1);
-  }
-}
-
-interface ServerHandle {
-  proc: ChildProcess;
-  pid: number;
-  url: string;
-  ready: Extract<ChildMessage, { type: 'ready' }>;
-  stop(): Promise<void>;
-}
-
-async function startServer(job: ServerJob, label: string): Promise<ServerHandle> {
-  const proc = fork(self, [], {
-    cwd: root,
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, [ROLE_ENV]: 'server', [JOB_ENV]: JSON.stringify(job) },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const stop = async () => {
-    if (proc.exitCode !== null || proc.signalCode !== null) return;
-    const exited = once(proc, 'exit');
-    if (proc.connected) proc.send({ type: 'stop' });
-    const timer = setTimeout(() => proc.kill('SIGKILL'), 20_000);
-    await exited;
-    clearTimeout(timer);
-  };
-  try {
-    const ready = await new Promise<Extract<ChildMessage, { type: 'ready' }>>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${label}: not ready within 120 s`)), 120_000);
-      proc.once('message', (message: ChildMessage) => {
-        clearTimeout(timer);
-        if (message.type === 'ready') resolve(message);
-        else reject(new Error(`${label} failed to start: ${message.message}`));
-      });
-      proc.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`${label} exited with code ${code} before it was ready`));
-      });
-    });
-    proc.removeAllListeners('exit');
-    return { proc, pid: proc.pid ?? 0, url: `ws://127.0.0.1:${ready.port}`, ready, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// The clients (this process)
-// ---------------------------------------------------------------------------------------------
-
-interface Measure {
-  tag: string;
-  total: number;
-  /** seen[viewer * total + seq] */
-  seen: Uint8Array;
-  samples: number[][];
-  /** Per message: the server's timestamp (ms resolution) − send time, from its first delivery. */
-  acceptLag: Float64Array;
-  delivered: number;
-  duplicates: number;
-  lastReceiveAt: number;
-}
-
-interface Clients {
-  viewers: WebSocket[];
-  senders: WebSocket[];
-  viewerInstance: number[];
-  measure: Measure | undefined;
-  viewerCountFrames: number;
-  lastViewerCountAt: number;
-  errors: Record<string, number>;
-  unexpectedCloses: number;
-  closing: boolean;
-}
-
-function newClients(): Clients {
-  return {
-    viewers: [],
-    senders: [],
-    viewerInstance: [],
-    measure: undefined,
-    viewerCountFrames: 0,
-    lastViewerCountAt: 0,
-    errors: {},
-    unexpectedCloses: 0,
-    closing: false,
-  };
-}
-
-/** Opens one socket and resolves once its chat_history arrived (30 s bound). */
-function connect(clients: Clients, url: string, viewer: number, cookie?: string): Promise<WebSocket> {
-  return joinRoom(url, {
-    cookie,
-    onClose: () => {
-      if (!clients.closing) clients.unexpectedCloses += 1;
-    },
-    onFrame: (frame, receivedAt) => {
-      if (!frame) {
-        clients.errors.BAD_FRAME = (clients.errors.BAD_FRAME ?? 0) + 1;
-        return;
-      }
-      const message = frame as { type?: string; message?: string; timestamp?: string; code?: string };
-      switch (message.type) {
-        case 'chat_message': {
-          const measure = clients.measure;
-          if (viewer < 0 || !measure || typeof message.message !== 'string') return;
-          const [tag, seqText, sentText] = message.message.split(':');
-          if (tag !== measure.tag) return;
-          const seq = Number(seqText);
-          if (!(seq >= 0 && seq < measure.total)) return;
-          const at = viewer * measure.total + seq;
-          if (measure.seen[at]) {
-            measure.duplicates += 1;
-            return;
-          }
-          measure.seen[at] = 1;
-          measure.delivered += 1;
-          measure.lastReceiveAt = receivedAt;
-          measure.samples[clients.viewerInstance[viewer] ?? 0]?.push(receivedAt - Number(sentText));
-          if (Number.isNaN(measure.acceptLag[seq] ?? 0) && message.timestamp)
-            measure.acceptLag[seq] = Date.parse(message.timestamp) - Number(sentText);
-          return;
-        }
-        case 'viewer_count':
-          clients.viewerCountFrames += 1;
-          clients.lastViewerCountAt = performance.now();
-          return;
-        case 'error': {
-          const code = message.code ?? 'UNKNOWN';
-          clients.errors[code] = (clients.errors[code] ?? 0) + 1;
-          return;
-        }
-      }
-    },
-  });
-}
-
-/** Connects `count` sockets, `concurrency` at a time; open(i) opens socket i. */
-const connectAll = runPool<WebSocket>;
-
-async function closeAll(clients: Clients): Promise<void> {
-  clients.closing = true;
-  await closeSockets([...clients.viewers, ...clients.senders]);
-}
-
-/**
- * Sends `total` messages at `rate` per second, round-robin over the senders (so each sender sends
- * at rate / senders per second), each carrying its tag, sequence number and send time.
- */
-async function sendMessages(senders: WebSocket[], tag: string, total: number, rate: number): Promise<void> {
-  const interval = 1000 / rate;
-  const start = performance.now() + 10;
-  let k = 0;
-  while (k < total) {
-    const now = performance.now();
-    while (k < total && start + k * interval <= now) {
-      const sender = senders[k % senders.length];
-      const message = `${tag}:${k}:${wallMs().toFixed(3)}`;
-      sender?.send(JSON.stringify({ type: 'chat_message', message }));
-      k += 1;
-    }
-    if (k < total) await sleep(Math.max(0, start + k * interval - performance.now()));
-  }
-}
+import { closeAll, connect, connectAll, type Measure, newClients, sendMessages } from './chat/clients.ts';
+import { type Options, parseOptions } from './chat/options.ts';
+import { judgeAndReport } from './chat/report.ts';
+import { type ServerHandle, startServer } from './chat/server.ts';
+import { percentile } from './report.ts';
+import { cpuSeconds, fixed, rssMb, sleep, sum, waitFor, wallMs } from './support.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Scenarios
 // ---------------------------------------------------------------------------------------------
-
-interface Options {
-  viewers: number;
-  rate: number;
-  seconds: number;
-  warmupSec: number;
-  only: string[];
-}
-
-function parseOptions(argv: string[]): Options {
-  const value = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-  const number = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = value(name);
-    if (raw === undefined) return fallback;
-    const n = Number(raw.replaceAll('_', ''));
-    if (!Number.isFinite(n) || n < min || n > max)
-      throw new Error(`--${name} must be a number from ${min} to ${max}, got "${raw}"`);
-    return n;
-  };
-  return {
-    viewers: Math.round(number('viewers', TARGET.viewers, 1, 15_000)),
-    rate: number('rate', TARGET.rate, 0.1, 1000),
-    seconds: number('seconds', 15, 1, 300),
-    warmupSec: number('warmup', 2, 0, 60),
-    only: (value('only') ?? '').split(',').filter(Boolean),
-  };
-}
 
 interface Scenario {
   key: string;
@@ -414,7 +51,7 @@ interface Scenario {
   start(senders: number): Promise<{ servers: ServerHandle[]; cleanup(): Promise<void> }>;
 }
 
-interface ScenarioResult {
+export interface ScenarioResult {
   key: string;
   label: string;
   instances: number;
@@ -665,25 +302,8 @@ async function runScenario(scenario: Scenario, options: Options): Promise<Scenar
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Main
-// ---------------------------------------------------------------------------------------------
-
-async function main(): Promise<void> {
-  const options = parseOptions(process.argv.slice(2));
-  const started = performance.now();
-  const atTarget = options.viewers >= TARGET.viewers && options.rate >= TARGET.rate;
-  console.log(
-    `chat: ${options.viewers} viewers in one room, ${options.rate} messages/s for ${options.seconds} s ` +
-      `(+${options.warmupSec} s warm-up), ${availableParallelism()} CPUs`,
-  );
-  const loadAverageBefore = loadavg();
-  if ((loadAverageBefore[0] ?? 0) > availableParallelism())
-    console.warn(
-      `!! load average ${loadAverageBefore.map((n) => n.toFixed(1)).join(' ')} on ${availableParallelism()} CPUs: ` +
-        'other work is running, the figures will be slower than on a quiet machine',
-    );
-
+/** Runs each scenario (--only picks some) in turn; one whose server cannot start is skipped and says why. */
+async function runScenarios(options: Options) {
   const results: ScenarioResult[] = [];
   const skipped: Record<string, string> = {};
   for (const scenario of scenarios()) {
@@ -709,136 +329,31 @@ async function main(): Promise<void> {
       console.warn(`  !! skipped: ${message}`);
     }
   }
+  return { results, skipped };
+}
 
-  // --- figures ---------------------------------------------------------------------------------------
-  const floor = results.find((r) => r.key === 'floor');
-  const verdicts: Record<string, string> = {};
-  const rows: Row[] = [];
-  for (const r of results) {
-    const isApp = !r.key.startsWith('floor');
-    const base = isApp ? floor : undefined;
-    const vs = (pick: (x: ScenarioResult) => number) => (base ? { baseline: pick(base) } : {});
-    const name = r.label;
-    let verdict = '';
-    if (isApp) {
-      const met = r.p95 <= TARGET.p95 && r.p99 <= TARGET.p99 && r.lost === 0;
-      verdict =
-        `${met ? 'met' : 'MISSED'}: p95 ${fixed(r.p95)} ≤ ${TARGET.p95}, p99 ${fixed(r.p99)} ≤ ${TARGET.p99}, ` +
-        `lost ${r.lost} = 0` +
-        (atTarget ? '' : ` (the target is set at ${TARGET.viewers} viewers × ${TARGET.rate}/s)`);
-      verdicts[r.key] = verdict;
-    }
-    rows.push({ metric: `${name}: p50`, value: r.p50, unit: 'ms', ...vs((x) => x.p50) });
-    rows.push({
-      metric: `${name}: p95`,
-      value: r.p95,
-      unit: 'ms',
-      ...vs((x) => x.p95),
-      note:
-        (isApp ? `target ≤ ${TARGET.p95} ms` : '') +
-        (r.instances > 1 ? `; by instance ${r.p95ByInstance.map((p) => fixed(p)).join(' / ')} ms` : ''),
-    });
-    rows.push({
-      metric: `${name}: p99`,
-      value: r.p99,
-      unit: 'ms',
-      ...vs((x) => x.p99),
-      ...(isApp ? { note: `target ≤ ${TARGET.p99} ms` } : {}),
-    });
-    rows.push({ metric: `${name}: max`, value: r.max, unit: 'ms', ...vs((x) => x.max) });
-    rows.push({
-      metric: `${name}: send → server timestamp p50 / p95`,
-      value: r.acceptP50,
-      unit: 'ms',
-      ...vs((x) => x.acceptP50),
-      note: `p95 ${fixed(r.acceptP95)} ms (baseline ${fixed(base?.acceptP95 ?? Number.NaN)}); ms resolution; app: the row's created_at, after the mute check and the insert began`,
-    });
-    rows.push({
-      metric: `${name}: deliveries/s`,
-      value: r.deliveriesPerSec,
-      unit: '/s',
-      ...vs((x) => x.deliveriesPerSec),
-      note: `${r.delivered.toLocaleString('en')} of ${r.expected.toLocaleString('en')} (${r.messages} messages × ${r.viewers} viewers)`,
-    });
-    rows.push({
-      metric: `${name}: lost`,
-      value: r.lost,
-      unit: '',
-      note:
-        `duplicates ${r.duplicates}, sockets closed ${r.unexpectedCloses}` +
-        (Object.keys(r.errors).length ? `, errors ${JSON.stringify(r.errors)}` : ''),
-    });
-    rows.push({
-      metric: `${name}: server CPU`,
-      value: sum(r.serverCpuPct),
-      unit: '%',
-      ...vs((x) => sum(x.serverCpuPct)),
-      note: `${r.instances > 1 ? `A ${fixed(r.serverCpuPct[0] ?? 0, 0)}% + B ${fixed(r.serverCpuPct[1] ?? 0, 0)}%; ` : ''}of one core, clients ${fixed(r.loadGeneratorCpuPct, 0)}%`,
-    });
-    rows.push({
-      metric: `${name}: server CPU per 1,000 deliveries`,
-      value: r.serverCpuMsPer1k,
-      unit: 'ms',
-      ...vs((x) => x.serverCpuMsPer1k),
-      note: 'CPU time, not wall time: the figure least skewed by other load on the machine',
-    });
-    rows.push({
-      metric: `${name}: server RSS peak`,
-      value: sum(r.serverRssPeakMb),
-      unit: 'MB',
-      ...vs((x) => sum(x.serverRssPeakMb)),
-      note: `before the viewers joined ${r.serverRssIdleMb.map((m) => fixed(m, 0)).join(' + ')} MB`,
-    });
-    rows.push({
-      metric: `${name}: connect ${r.viewers} viewers`,
-      value: r.connectSec,
-      unit: 's',
-      ...vs((x) => x.connectSec),
-      note: `to chat_history, 64 at a time; ${r.viewerCountFramesOnConnect.toLocaleString('en')} viewer_count frames, quiet after ${fixed(r.settleSec)} s more`,
-    });
-  }
-  for (const [key, reason] of Object.entries(skipped))
-    rows.push({ metric: `${key}: skipped`, value: Number.NaN, unit: '', note: reason.slice(0, 200) });
+// ---------------------------------------------------------------------------------------------
+// Main
+// ---------------------------------------------------------------------------------------------
 
-  console.log('\nsummary');
-  console.table(
-    results.map((r) => ({
-      scenario: r.label,
-      'p50 ms': fixed(r.p50),
-      'p95 ms': fixed(r.p95),
-      'p99 ms': fixed(r.p99),
-      'max ms': fixed(r.max),
-      'to server p50/p95 ms': `${fixed(r.acceptP50)}/${fixed(r.acceptP95)}`,
-      'deliveries/s': Math.round(r.deliveriesPerSec),
-      lost: r.lost,
-      'server CPU %': r.serverCpuPct.map((c) => fixed(c, 0)).join('+'),
-      'CPU ms/1k deliveries': fixed(r.serverCpuMsPer1k, 2),
-      'server RSS MB': r.serverRssPeakMb.map((m) => fixed(m, 0)).join('+'),
-      'clients CPU %': fixed(r.loadGeneratorCpuPct, 0),
-      'connect s': fixed(r.connectSec),
-    })),
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const started = performance.now();
+  console.log(
+    `chat: ${options.viewers} viewers in one room, ${options.rate} messages/s for ${options.seconds} s ` +
+      `(+${options.warmupSec} s warm-up), ${availableParallelism()} CPUs`,
   );
+  const loadAverageBefore = loadavg();
+  if ((loadAverageBefore[0] ?? 0) > availableParallelism())
+    console.warn(
+      `!! load average ${loadAverageBefore.map((n) => n.toFixed(1)).join(' ')} on ${availableParallelism()} CPUs: ` +
+        'other work is running, the figures will be slower than on a quiet machine',
+    );
 
-  const name =
-    options.viewers === TARGET.viewers && options.rate === TARGET.rate
-      ? 'chat'
-      : `chat-${options.viewers}v-${options.rate}mps`;
-  report(name, rows, {
-    options,
-    machine: { cpus: availableParallelism(), loadAverageBefore, loadAverageAfter: loadavg() },
-    target: TARGET,
-    latency:
-      'receive time − send time (performance.timeOrigin + performance.now(), both in the client process), ' +
-      'exact percentiles over every delivery of the measured run',
-    cpu: 'server CPU from /proc/<pid>/stat over the measured run (sends + drain), % of one core, all threads of the process; Redis and PostgreSQL servers not included',
-    verdicts,
-    skipped,
-    results,
-  });
-  console.log(`\nverdicts: ${JSON.stringify(verdicts, null, 1)}`);
+  const { results, skipped } = await runScenarios(options);
+  judgeAndReport(options, results, skipped, loadAverageBefore);
   console.log(`chat: done in ${fixed((performance.now() - started) / 1000)} s`);
   if (results.some((r) => r.lost > 0)) process.exitCode = 1;
 }
 
-if (process.env[ROLE_ENV] === 'server') await child();
-else await main();
+await main();
