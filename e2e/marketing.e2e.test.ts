@@ -395,7 +395,7 @@ describe('the $1 reservation on /stream-disc', { timeout: 60_000 }, () => {
     expect(await page.getByTestId('hosted-payment').textContent()).toContain('$1.00');
     await payWithCard(page, CARD.success);
     await page.waitForURL(/\/stream-disc/);
-    await expectToast(page, 'Pre-Order Successful!', undefined, { timeout: 10_000 });
+    await expectToast(page, 'Pre-Order Successful!', undefined, { timeout: 20_000 });
     await page.waitForFunction(() => !window.location.search.includes('preorder'));
     watched.expectNoErrors(signedOut);
   });
@@ -411,7 +411,7 @@ describe('the $1 reservation on /stream-disc', { timeout: 60_000 }, () => {
     await page.getByTestId('reservation-submit').click();
     await page.waitForURL(/\/pay\//);
     await page.getByTestId('hosted-payment-cancel').click();
-    await expectToast(page, 'Pre-Order Cancelled', undefined, { timeout: 10_000 });
+    await expectToast(page, 'Pre-Order Cancelled', undefined, { timeout: 20_000 });
     watched.expectNoErrors(signedOut);
   });
 });
@@ -421,7 +421,7 @@ describe('return from the pre-order checkout', { timeout: 60_000 }, () => {
     const watched = await newPage();
     const { page } = watched;
     await page.goto('/stream-disc?preorder=success');
-    await expectToast(page, 'Pre-Order Successful!', undefined, { timeout: 10_000 });
+    await expectToast(page, 'Pre-Order Successful!', undefined, { timeout: 20_000 });
     await page.waitForFunction(() => !window.location.search.includes('preorder'));
     expect(new URL(page.url()).pathname).toBe('/stream-disc');
     watched.expectNoErrors(signedOut);
@@ -431,7 +431,7 @@ describe('return from the pre-order checkout', { timeout: 60_000 }, () => {
     const watched = await newPage();
     const { page } = watched;
     await page.goto('/stream-disc?preorder=cancelled');
-    await expectToast(page, 'Pre-Order Cancelled', undefined, { timeout: 10_000 });
+    await expectToast(page, 'Pre-Order Cancelled', undefined, { timeout: 20_000 });
     await page.waitForFunction(() => !window.location.search.includes('preorder'));
     watched.expectNoErrors(signedOut);
   });
