@@ -142,8 +142,24 @@ describe('live streaming', { timeout: 90_000 }, () => {
     }
     await waitForVideoFrame(guest.page, 'live-video', 10_000);
     await guest.page.getByRole('button', { name: 'Unmute' }).waitFor();
+    // MediaSource is here: the low-latency WebSocket path, carrying the pipeline's H.264 fMP4.
+    expect(await guest.page.getByTestId('live-video').getAttribute('data-path')).toBe('ws');
     // A late joiner gets video too.
     await waitForVideoFrame(buyer.page, 'live-video', 10_000);
+    // HLS, forced: the browser's own player, then hls.js.
+    for (const [query, engine] of [
+      ['hls', 'native'],
+      ['hlsjs', 'hls.js'],
+    ] as const) {
+      const hlsViewer = await newPage();
+      await hlsViewer.page.goto(`${roomPath}?path=${query}`);
+      await waitForVideoFrame(hlsViewer.page, 'live-video', 20_000);
+      const video = hlsViewer.page.getByTestId('live-video');
+      expect(await video.getAttribute('data-path')).toBe('hls');
+      expect(await video.getAttribute('data-engine')).toBe(engine);
+      hlsViewer.expectNoErrors(signedOut);
+      await hlsViewer.page.close();
+    }
     for (const { page } of [seller, guest]) await page.evaluate(() => window.scrollTo(0, 0));
     await seller.page.screenshot({ path: `${SCREENSHOTS}room-owner.png` });
     await guest.page.screenshot({ path: `${SCREENSHOTS}room-viewer.png` });
@@ -165,7 +181,9 @@ describe('live streaming', { timeout: 90_000 }, () => {
   it('shows the replay once the recording is finalized, and it plays', async () => {
     const { page } = guest;
     await page.getByTestId('vod-player').waitFor({ timeout: 60_000 });
-    expect(await page.getByTestId('vod-player').getAttribute('src')).toMatch(/^\/media\/vods\//);
+    // The replay is the stream's own HLS segments, closed into a VOD playlist.
+    await page.locator('[data-testid="vod-player"][data-engine]').waitFor();
+    expect(['native', 'hls.js']).toContain(await page.getByTestId('vod-player').getAttribute('data-engine'));
     await page.getByTestId('vod-player').evaluate((video: HTMLVideoElement) => {
       video.muted = true;
       return video.play();

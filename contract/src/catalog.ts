@@ -99,6 +99,10 @@ export const streamSchema = z.object({
   startedAt: z.string().nullable(),
   endsAt: z.string().nullable(),
   vodUrl: z.string().nullable(),
+  /** HLS: the live playlist while live, the replay's playlist after the end (null before HLS). */
+  hlsUrl: z.string().nullable(),
+  /** A recent frame of the stream (updated every 30 s while live), or null. */
+  thumbnailUrl: z.string().nullable(),
   owner: z.object({ handle: z.string() }),
 });
 export type Stream = z.infer<typeof streamSchema>;

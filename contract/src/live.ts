@@ -125,7 +125,23 @@ export type ServerMessage =
  * /ws/media?room={name} and receive, as binary frames, the init segment and then media from the
  * latest keyframe on, to append to an MSE SourceBuffer; text frames carry MediaControl messages.
  */
-export const MEDIA_MIME_TYPES = ['video/webm;codecs=vp8,opus', 'video/webm;codecs=vp9,opus'] as const;
+/**
+ * What the broadcaster records, best first: H.264 is copied by the server's pipeline as it is;
+ * VP8/VP9 are encoded to H.264 (CPU on the server); Safari records fragmented MP4 (H.264/AAC).
+ */
+export const MEDIA_MIME_TYPES = [
+  'video/webm;codecs=h264,opus',
+  'video/webm;codecs=vp8,opus',
+  'video/webm;codecs=vp9,opus',
+  'video/mp4',
+] as const;
+
+/** A stream's HLS files are served under this path (segments, playlists, thumbnails). */
+export const hlsPath = (roomName: string, file: string) => `/media/hls/${roomName}/${file}`;
+/** While live: a sliding window of the last segments. */
+export const LIVE_PLAYLIST = 'live.m3u8';
+/** Every segment of the stream; after the end, the replay. */
+export const REPLAY_PLAYLIST = 'index.m3u8';
 export const MEDIA_TIMESLICE_MS = 100;
 export const MEDIA_KEYFRAME_INTERVAL_MS = 1000;
 /** A viewer further behind the live edge than this jumps forward. */

@@ -235,15 +235,23 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const media = new MediaService(
     database.db,
     bus,
-    path.join(config.dataDir, 'media'),
-    path.join(config.dataDir, 'recordings'),
+    storage,
+    path.join(config.dataDir, 'live'),
     app.log,
     config.restreamAllowedHosts,
   );
-  await app.register(mediaRoutes, { db: database.db, media, publicUrl: config.publicUrl, sessionSockets });
+  await app.register(mediaRoutes, {
+    db: database.db,
+    media,
+    storage,
+    publicUrl: config.publicUrl,
+    sessionSockets,
+  });
   void media
     .finishOrphans()
-    .catch((error) => app.log.error({ err: error }, 'finishing orphan recordings failed'));
+    .catch((error) =>
+      app.log.error({ err: error }, 'publishing the replays of streams that ended meanwhile failed'),
+    );
   const stopAutoEnd = deps.autoEnd === false ? () => {} : startAutoEnd(database.db, hub, app.log);
   const stopViewerSampling =
     deps.viewerSampling === false ? () => {} : startViewerSampling(database.db, hub, app.log);

@@ -108,6 +108,8 @@ export const streams = pgTable(
     endsAt: timestamp('ends_at', { withTimezone: true }),
     endedAt: timestamp('ended_at', { withTimezone: true }),
     vodUrl: text('vod_url'),
+    /** The latest frame grabbed while live (every 30 s); it stays with the replay. */
+    thumbnailUrl: text('thumbnail_url'),
   },
   (t) => [
     uniqueIndex('streams_room_name_key').on(t.roomName),

@@ -1,16 +1,30 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { redisBus } from '../../platform/bus.ts';
+import { s3Storage } from '../../platform/storage.ts';
+import { type S3Server, startS3Server } from '../../test/s3-server.ts';
 import { buildTestApp, listenOnLoopback, signUp, type TestApp } from '../../test/test-app.ts';
+import { runningPipelines } from './pipeline.ts';
 
-const fixture = readFileSync(new URL('./fixtures/mediarecorder-vp8-opus.webm', import.meta.url));
-const chunkSizes: number[] = JSON.parse(
-  readFileSync(new URL('./fixtures/mediarecorder-vp8-opus.chunks.json', import.meta.url), 'utf8'),
-);
+/** What Chromium's MediaRecorder sends, in its chunk sizes: H.264 (copied) and VP8 (encoded). */
+function recording(name: string) {
+  return {
+    bytes: readFileSync(new URL(`./fixtures/${name}.webm`, import.meta.url)),
+    sizes: JSON.parse(
+      readFileSync(new URL(`./fixtures/${name}.chunks.json`, import.meta.url), 'utf8'),
+    ) as number[],
+  };
+}
+const h264 = recording('mediarecorder-h264-opus');
+const vp8 = recording('mediarecorder-vp8-opus');
+const chunkSizes = vp8.sizes;
+const H264_TYPE = 'video/webm;codecs=h264,opus';
+const VP8_TYPE = 'video/webm;codecs=vp8,opus';
 
 let t: TestApp;
 let base: string;
@@ -61,9 +75,9 @@ function open(pathAndQuery: string, cookie?: string, on = base) {
   return { socket, frames, closed, opened };
 }
 
-/** ffmpeg's complaints about a WebM stream; '' when it decodes cleanly. */
+/** ffmpeg's complaints about what a viewer received (fragmented MP4); '' when it decodes cleanly. */
 function decodes(bytes: Buffer): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'ss-media-')), 'seen.webm');
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'ss-media-')), 'seen.mp4');
   writeFileSync(file, bytes);
   return execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-'], {
     encoding: 'utf8',
@@ -80,103 +94,159 @@ async function until(check: () => boolean, what: string) {
 }
 
 /** Sends the fixture's chunks in MediaRecorder's sizes, from the chunk numbered `from`. */
-async function publish(socket: WebSocket, chunks = chunkSizes, from = 0) {
-  let offset = chunkSizes.slice(0, from).reduce((sum, size) => sum + size, 0);
+async function publish(socket: WebSocket, chunks = chunkSizes, from = 0, clip = vp8) {
+  let offset = clip.sizes.slice(0, from).reduce((sum, size) => sum + size, 0);
   for (const size of chunks) {
-    socket.send(fixture.subarray(offset, offset + size));
+    socket.send(clip.bytes.subarray(offset, offset + size));
     offset += size;
     await new Promise((r) => setTimeout(r, 5));
   }
 }
 
-describe('live video relay', () => {
-  it('relays the owner’s stream to a viewer and turns the recording into a seekable replay', async () => {
+const execFileAsync = promisify(execFile);
+const http = (on: string) => on.replace('ws:', 'http:');
+const textOf = (frame: { text?: unknown }) =>
+  frame.text as { type?: string; mimeType?: string; message?: string };
+
+/** What ffprobe (a reader nobody here wrote) finds at a URL: codecs and duration. */
+async function probe(url: string): Promise<{ codecs: string[]; duration: number }> {
+  // Asynchronous: the server answering ffprobe runs in this process.
+  const { stdout: out } = await execFileAsync(
+    'ffprobe',
+    ['-v', 'error', '-show_entries', 'stream=codec_name:format=duration', '-of', 'json', url],
+    { encoding: 'utf8', timeout: 30_000 },
+  );
+  const parsed = JSON.parse(out) as { streams: { codec_name: string }[]; format: { duration?: string } };
+  return {
+    codecs: parsed.streams.map((stream) => stream.codec_name).sort(),
+    duration: Number(parsed.format.duration ?? 0),
+  };
+}
+
+async function streamOf(room: string, app = t.app) {
+  return (await app.inject({ url: `/api/streams/${room}` })).json() as {
+    isActive: boolean;
+    hlsUrl: string | null;
+    vodUrl: string | null;
+    thumbnailUrl: string | null;
+  };
+}
+
+async function waitForStream<T>(
+  room: string,
+  pick: (s: Awaited<ReturnType<typeof streamOf>>) => T | null,
+  what: string,
+  app = t.app,
+): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const value = pick(await streamOf(room, app));
+    if (value !== null && value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function segmentsIn(url: string, on = base): Promise<number> {
+  const response = await fetch(`${on.replace('ws:', 'http:')}${url}`);
+  if (!response.ok) return 0;
+  return (await response.text()).split('\n').filter((line) => line.endsWith('.m4s')).length;
+}
+
+async function connectPublisher(room: string, mimeType: string, on = base) {
+  const publisher = open(
+    `/ws/publish?room=${room}&mimeType=${encodeURIComponent(mimeType)}`,
+    owner.cookie,
+    on,
+  );
+  await until(() => publisher.frames.some((f) => textOf(f)?.type === 'publish_ready'), 'ready');
+  return publisher;
+}
+
+async function endStream(room: string, app = t.app) {
+  const ended = await app.inject({
+    method: 'POST',
+    url: `/api/streams/${room}/end`,
+    headers: { cookie: owner.cookie },
+  });
+  expect(ended.statusCode).toBe(200);
+}
+
+describe('live video: one pipeline, two paths, the replay from the same segments', () => {
+  it('copies H.264 into fMP4 for the WebSocket path and HLS, and keeps the segments as the replay', async () => {
     const room = await liveRoom();
     const viewer = open(`/ws/media?room=${room}`);
     await viewer.opened;
-    await until(
-      () => viewer.frames.some((f) => (f.text as { type?: string })?.type === 'media_idle'),
-      'idle',
-    );
+    await until(() => viewer.frames.some((f) => textOf(f)?.type === 'media_idle'), 'idle');
 
-    const publisher = open(
-      `/ws/publish?room=${room}&mimeType=${encodeURIComponent('video/webm;codecs=vp8,opus')}`,
-      owner.cookie,
-    );
-    await publisher.opened;
-    await until(
-      () => publisher.frames.some((f) => (f.text as { type?: string })?.type === 'publish_ready'),
-      'ready',
-    );
-    await publish(publisher.socket);
+    const publisher = await connectPublisher(room, H264_TYPE);
+    await publish(publisher.socket, h264.sizes, 0, h264);
     await until(() => viewer.frames.filter((f) => f.binary).length > 20, 'media');
-    expect(viewer.frames.find((f) => (f.text as { type?: string })?.type === 'media_reset')?.text).toEqual({
+    // The viewer's SourceBuffer type names the copied H.264 profile and AAC.
+    expect(viewer.frames.find((f) => textOf(f)?.type === 'media_reset')?.text).toEqual({
       type: 'media_reset',
-      mimeType: 'video/webm;codecs=vp8,opus',
+      mimeType: 'video/mp4; codecs="avc1.42C01F,mp4a.40.2"',
     });
+    expect(decodes(Buffer.concat(viewer.frames.flatMap((f) => (f.binary ? [f.binary] : []))))).toBe('');
 
-    // The recording in progress is kept outside the public media folder.
-    const part = path.join(t.config.dataDir, 'recordings', room, 'part-0000.webm');
-    await until(() => existsSync(part), 'the recording');
-    expect((await t.app.inject({ url: `/media/recordings/${room}/part-0000.webm` })).statusCode).toBe(404);
+    // While live: the live playlist, read by ffprobe over HTTP, is H.264 + AAC.
+    const live = await streamOf(room);
+    expect(live.hlsUrl).toBe(`/media/hls/${room}/live.m3u8`);
+    const deadline = Date.now() + 15_000;
+    while ((await segmentsIn(live.hlsUrl ?? '')) < 2 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    expect((await probe(`${http(base)}${live.hlsUrl}`)).codecs).toEqual(['aac', 'h264']);
+    const playlist = await fetch(`${http(base)}${live.hlsUrl}`);
+    expect(playlist.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
+    expect(playlist.headers.get('cache-control')).toContain('max-age=1');
 
-    const ended = await t.app.inject({
-      method: 'POST',
-      url: `/api/streams/${room}/end`,
-      headers: { cookie: owner.cookie },
-    });
-    expect(ended.statusCode).toBe(200);
-    await until(
-      () => viewer.frames.some((f) => (f.text as { type?: string })?.type === 'stream_ended'),
-      'ended',
-    );
-    let vodUrl: string | null = null;
-    await until(() => {
-      void t.app.inject({ url: `/api/streams/${room}` }).then((r) => {
-        vodUrl = r.json().vodUrl;
-      });
-      return vodUrl !== null;
-    }, 'the replay');
-    expect(vodUrl).toBe(`/media/vods/${room}.webm`);
-    const partial = await t.app.inject({ url: vodUrl ?? '', headers: { range: 'bytes=0-99' } });
-    expect(partial.statusCode).toBe(206);
-    expect(partial.rawPayload.length).toBe(100);
-    viewer.socket.close();
     publisher.socket.close();
+    await endStream(room);
+    await until(() => viewer.frames.some((f) => textOf(f)?.type === 'stream_ended'), 'ended');
+    const vodUrl = await waitForStream(room, (s) => s.vodUrl, 'the replay');
+    expect(vodUrl).toBe(`/media/hls/${room}/index.m3u8`);
+    const ended = await streamOf(room);
+    expect(ended.hlsUrl).toBe(vodUrl);
+    const text = await (await fetch(`${http(base)}${vodUrl}`)).text();
+    expect(text).toContain('#EXT-X-PLAYLIST-TYPE:VOD');
+    expect(text).toContain('#EXT-X-ENDLIST');
+    // The recording is about 2.5 s long: the replay is as long, from its first second.
+    const recorded = Number(
+      execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', '-'], {
+        input: h264.bytes,
+        encoding: 'utf8',
+      }).trim() || '0',
+    );
+    const replay = await probe(`${http(base)}${vodUrl}`);
+    expect(replay.codecs).toEqual(['aac', 'h264']);
+    expect(Math.abs(replay.duration - (recorded || 2.5))).toBeLessThan(2);
+    const segment = text.split('\n').find((line) => line.endsWith('.m4s')) ?? '';
+    const cached = await fetch(`${http(base)}/media/hls/${room}/${segment}`);
+    expect(cached.headers.get('cache-control')).toContain('immutable');
+
+    // The thumbnail (a frame of the first segment) stays with the replay.
+    const thumbnailUrl = await waitForStream(room, (s) => s.thumbnailUrl, 'the thumbnail');
+    expect(thumbnailUrl).toMatch(new RegExp(`^/media/hls/${room}/thumb-[a-z0-9-]+\\.jpg$`));
+    expect((await probe(`${http(base)}${thumbnailUrl}`)).codecs).toEqual(['mjpeg']);
+    viewer.socket.close();
   });
 
-  it('moves a recording an earlier version left in the public folder out of it, and finishes its replay', async () => {
+  it('encodes VP8 to H.264 for every viewer', async () => {
     const room = await liveRoom();
-    await t.app.inject({
-      method: 'POST',
-      url: `/api/streams/${room}/end`,
-      headers: { cookie: owner.cookie },
-    });
-    const other = await buildTestApp({}, { database: t.database, autoEnd: false, viewerSampling: false });
-    try {
-      const legacy = path.join(other.config.dataDir, 'media', 'recordings', room);
-      mkdirSync(legacy, { recursive: true });
-      writeFileSync(path.join(legacy, 'part-0000.webm'), fixture);
-      const restarted = await buildTestApp(
-        { dataDir: other.config.dataDir },
-        { database: t.database, autoEnd: false, viewerSampling: false },
-      );
-      try {
-        let vodUrl: string | null = null;
-        await until(() => {
-          void restarted.app.inject({ url: `/api/streams/${room}` }).then((r) => {
-            vodUrl = r.json().vodUrl;
-          });
-          return vodUrl !== null;
-        }, 'the replay');
-        expect((await restarted.app.inject({ url: vodUrl ?? '' })).statusCode).toBe(200);
-        expect(existsSync(path.join(other.config.dataDir, 'media', 'recordings'))).toBe(false);
-      } finally {
-        await restarted.app.close();
-      }
-    } finally {
-      await other.close();
-    }
+    const viewer = open(`/ws/media?room=${room}`);
+    await viewer.opened;
+    const publisher = await connectPublisher(room, VP8_TYPE);
+    await publish(publisher.socket);
+    await until(() => viewer.frames.filter((f) => f.binary).length > 20, 'media');
+    expect(textOf(viewer.frames.find((f) => textOf(f)?.type === 'media_reset') ?? {}).mimeType).toMatch(
+      /^video\/mp4; codecs="avc1\.[0-9A-F]{6},mp4a\.40\.2"$/,
+    );
+    expect(decodes(Buffer.concat(viewer.frames.flatMap((f) => (f.binary ? [f.binary] : []))))).toBe('');
+    publisher.socket.close();
+    await endStream(room);
+    const vodUrl = await waitForStream(room, (s) => s.vodUrl, 'the replay');
+    expect((await probe(`${http(base)}${vodUrl}`)).codecs).toEqual(['aac', 'h264']);
+    viewer.socket.close();
   });
 
   it('refuses ingest from anyone but the owner, and before the stream is live', async () => {
@@ -192,46 +262,179 @@ describe('live video relay', () => {
     expect((await missing.closed).code).toBe(4404);
   });
 
-  it('closes a publisher that sends something other than WebM', async () => {
+  it('closes a publisher that sends garbage, telling it why; the stream stays live without a replay', async () => {
     const room = await liveRoom();
-    const publisher = open(`/ws/publish?room=${room}`, owner.cookie);
-    await publisher.opened;
-    publisher.socket.send(Buffer.from('this is not a video'));
-    expect((await publisher.closed).code).toBe(4400);
+    for (const mimeType of [VP8_TYPE, 'video/mp4']) {
+      const publisher = open(
+        `/ws/publish?room=${room}&mimeType=${encodeURIComponent(mimeType)}`,
+        owner.cookie,
+      );
+      await publisher.opened;
+      publisher.socket.send(Buffer.from('this is not a video'));
+      expect((await publisher.closed).code).toBe(4400);
+      expect(publisher.frames.map((f) => textOf(f)?.message).filter(Boolean)).toEqual([
+        'The server could not read this video.',
+      ]);
+    }
+    expect((await streamOf(room)).isActive).toBe(true);
+    await endStream(room);
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await streamOf(room)).vodUrl).toBeNull();
+  });
+
+  it('gives up on a stream ffmpeg cannot read, telling the publisher, and nothing crashes', async () => {
+    const room = await liveRoom();
+    const publisher = await connectPublisher(room, 'video/mp4');
+    // A well-formed MP4 init segment whose track ffmpeg cannot decode: each run fails.
+    const ftyp = Buffer.from('00000018667479706973 6f6d0000000069736f6d'.replace(/ /g, ''), 'hex');
+    const moov = Buffer.alloc(8);
+    moov.writeUInt32BE(8, 0);
+    moov.write('moov', 4, 'latin1');
+    const send = setInterval(
+      () => publisher.socket.readyState === 1 && publisher.socket.send(Buffer.concat([ftyp, moov])),
+      200,
+    );
+    try {
+      const closed = await publisher.closed;
+      expect(closed.code).toBe(4400);
+    } finally {
+      clearInterval(send);
+    }
+    expect(publisher.frames.map((f) => textOf(f)?.message).filter(Boolean)).toContain(
+      'The server could not read this video.',
+    );
+    expect((await t.app.inject({ url: '/api/health' })).statusCode).toBe(200);
   });
 });
 
-describe('publisher reconnect', () => {
-  it('continues the same stream for viewers when the broadcaster reconnects', async () => {
+describe('pipeline faults and reconnects', () => {
+  it('restarts a killed ffmpeg: viewers get a new init segment and the replay keeps both parts', async () => {
     const room = await liveRoom();
     const viewer = open(`/ws/media?room=${room}`);
     await viewer.opened;
-    const types = () =>
-      viewer.frames.map((f) => (f.text as { type?: string } | undefined)?.type).filter(Boolean);
-    const connectPublisher = async () => {
-      const publisher = open(`/ws/publish?room=${room}`, owner.cookie);
-      await until(
-        () => publisher.frames.some((f) => (f.text as { type?: string })?.type === 'publish_ready'),
-        'ready',
-      );
-      return publisher;
-    };
-    const first = await connectPublisher();
-    await publish(first.socket, chunkSizes.slice(0, 15));
+    const publisher = await connectPublisher(room, H264_TYPE);
+    await publish(publisher.socket, h264.sizes.slice(0, 15), 0, h264);
+    await until(() => viewer.frames.some((f) => textOf(f)?.type === 'media_reset'), 'first init');
+    const hlsUrl = `/media/hls/${room}/index.m3u8`;
+    const deadline = Date.now() + 15_000;
+    while ((await segmentsIn(hlsUrl)) < 1 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    for (const pipeline of runningPipelines()) pipeline.process?.kill('SIGKILL');
+    // The publisher keeps sending; the restarted ffmpeg starts at its next keyframe.
+    await new Promise((r) => setTimeout(r, 500));
+    await publish(publisher.socket, h264.sizes.slice(15), 15, h264);
+    await until(
+      () => viewer.frames.filter((f) => textOf(f)?.type === 'media_reset').length >= 2,
+      'second init',
+    );
+    publisher.socket.close();
+    await endStream(room);
+    const vodUrl = await waitForStream(room, (s) => s.vodUrl, 'the replay');
+    const text = await (await fetch(`${http(base)}${vodUrl}`)).text();
+    expect(text.match(/#EXT-X-MAP/g)?.length).toBe(2);
+    expect(text).toContain('#EXT-X-DISCONTINUITY');
+    expect((await probe(`${http(base)}${vodUrl}`)).codecs).toEqual(['aac', 'h264']);
+    viewer.socket.close();
+  });
+
+  it('continues the same stream and replay when the broadcaster reconnects', async () => {
+    const room = await liveRoom();
+    const viewer = open(`/ws/media?room=${room}`);
+    await viewer.opened;
+    const types = () => viewer.frames.map((f) => textOf(f)?.type).filter(Boolean);
+    const first = await connectPublisher(room, H264_TYPE);
+    await publish(first.socket, h264.sizes, 0, h264);
     await until(() => viewer.frames.filter((f) => f.binary).length > 5, 'media before the drop');
     first.socket.close();
-    await until(() => types().filter((t) => t === 'media_idle').length >= 2, 'idle after the drop');
+    await until(() => types().filter((type) => type === 'media_idle').length >= 2, 'idle after the drop');
 
     // A new MediaRecorder session starts a new WebM stream with its own init segment.
     const before = viewer.frames.filter((f) => f.binary).length;
-    const second = await connectPublisher();
-    await publish(second.socket);
+    const second = await connectPublisher(room, H264_TYPE);
+    await publish(second.socket, h264.sizes, 0, h264);
     await until(() => viewer.frames.filter((f) => f.binary).length > before + 20, 'media after reconnect');
-    expect(types().filter((t) => t === 'media_reset')).toHaveLength(2);
-    const stream = await t.app.inject({ url: `/api/streams/${room}` });
-    expect(stream.json().isActive).toBe(true);
-    viewer.socket.close();
+    expect(types().filter((type) => type === 'media_reset')).toHaveLength(2);
+    expect((await streamOf(room)).isActive).toBe(true);
     second.socket.close();
+    await endStream(room);
+    const vodUrl = await waitForStream(room, (s) => s.vodUrl, 'the replay');
+    const text = await (await fetch(`${http(base)}${vodUrl}`)).text();
+    expect(text.match(/#EXT-X-MAP/g)?.length).toBe(2);
+    const seconds = [...text.matchAll(/#EXTINF:([\d.]+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+    expect(seconds).toBeGreaterThan(4);
+    expect((await probe(`${http(base)}${vodUrl}`)).codecs).toEqual(['aac', 'h264']);
+    viewer.socket.close();
+  });
+
+  it('after a restart, publishes the replay of a stream that ended while its instance was down', async () => {
+    const first = await buildTestApp(
+      { sessionSecret: t.config.sessionSecret },
+      { database: t.database, autoEnd: false, viewerSampling: false },
+    );
+    const on = await listenOnLoopback(first.app);
+    const room = await liveRoom();
+    const publisher = await connectPublisher(room, H264_TYPE, on);
+    await publish(publisher.socket, h264.sizes, 0, h264);
+    const deadline = Date.now() + 15_000;
+    while ((await segmentsIn(`/media/hls/${room}/index.m3u8`, on)) < 2 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    await first.app.close(); // the instance goes away with the stream still live
+    await endStream(room); // ended elsewhere (another instance, or the plan's limit)
+    const restarted = await buildTestApp(
+      { dataDir: first.config.dataDir, sessionSecret: t.config.sessionSecret },
+      { database: t.database, autoEnd: false, viewerSampling: false },
+    );
+    try {
+      const vodUrl = await waitForStream(room, (s) => s.vodUrl, 'the replay', restarted.app);
+      const text = (await restarted.app.inject({ url: vodUrl })).body;
+      expect(text).toContain('#EXT-X-ENDLIST');
+    } finally {
+      await restarted.close();
+      await first.close();
+    }
+  });
+});
+
+describe('shared storage (S3)', () => {
+  let s3: S3Server;
+  beforeAll(async () => {
+    s3 = await startS3Server();
+  });
+  afterAll(async () => {
+    await s3?.stop();
+  });
+
+  it('keeps segments, playlists and thumbnails in the bucket, served by an instance that never saw the stream', async () => {
+    const storage = s3Storage(s3.settings);
+    const a = await buildTestApp(
+      { sessionSecret: t.config.sessionSecret },
+      { database: t.database, autoEnd: false, viewerSampling: false, storage },
+    );
+    const b = await buildTestApp(
+      { sessionSecret: t.config.sessionSecret },
+      { database: t.database, autoEnd: false, viewerSampling: false, storage },
+    );
+    try {
+      const onA = await listenOnLoopback(a.app);
+      const onB = await listenOnLoopback(b.app);
+      const room = await liveRoom();
+      const publisher = await connectPublisher(room, H264_TYPE, onA);
+      await publish(publisher.socket, h264.sizes, 0, h264);
+      const deadline = Date.now() + 15_000;
+      while ((await segmentsIn(`/media/hls/${room}/live.m3u8`, onB)) < 2 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
+      expect((await probe(`${http(onB)}/media/hls/${room}/live.m3u8`)).codecs).toEqual(['aac', 'h264']);
+      publisher.socket.close();
+      await endStream(room, a.app);
+      const vodUrl = await waitForStream(room, (s) => s.vodUrl, 'the replay', b.app);
+      expect((await probe(`${http(onB)}${vodUrl}`)).codecs).toEqual(['aac', 'h264']);
+      expect((await storage.list(`hls/${room}/`)).some((key) => key.endsWith('.m4s'))).toBe(true);
+      // Nothing of it is on either instance's disk.
+      expect(existsSync(path.join(a.config.dataDir, 'media', 'hls', room))).toBe(false);
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
 });
 

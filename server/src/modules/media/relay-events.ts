@@ -80,7 +80,7 @@ export function decodeRelayEvent(buffer: Buffer): { sender: string; event: Relay
     case 'append':
       return a ? { sender, event: { kind, bytes: a } } : undefined;
     case 'group':
-      return a && b ? { sender, event: { kind, start: [a], keyframe: b } } : undefined;
+      return a && b ? { sender, event: { kind, start: a.length ? [a] : [], keyframe: b } } : undefined;
     case 'snapshot': {
       const events: RelayEvent[] = [];
       for (const part of rest) {

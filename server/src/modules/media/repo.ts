@@ -15,11 +15,19 @@ export async function restreamTargetOf(
   return row && { rtmpUrl: row.rtmp_url, plan: row.plan };
 }
 
-export async function setReplayUrl(db: Db, roomName: string, vodUrl: string): Promise<void> {
-  await db.execute(sql`update streams set vod_url = ${vodUrl} where room_name = ${roomName}`);
+/** Sets the replay's URL; false when it was set already. */
+export async function setReplayUrl(db: Db, roomName: string, vodUrl: string): Promise<boolean> {
+  const result = await db.execute(sql`
+    update streams set vod_url = ${vodUrl}
+    where room_name = ${roomName} and vod_url is distinct from ${vodUrl}`);
+  return (result.rowCount ?? 0) > 0;
 }
 
-/** Streams that ended in the last 7 days without a replay (their recording may still be here). */
+export async function setThumbnailUrl(db: Db, roomName: string, thumbnailUrl: string): Promise<void> {
+  await db.execute(sql`update streams set thumbnail_url = ${thumbnailUrl} where room_name = ${roomName}`);
+}
+
+/** Streams that ended in the last 7 days without a replay (their segments may be in storage). */
 export async function endedWithoutReplay(db: Db): Promise<string[]> {
   const result = await db.execute<{ room_name: string }>(sql`
     select room_name from streams where ended_at is not null and vod_url is null

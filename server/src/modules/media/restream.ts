@@ -13,7 +13,8 @@ const HEALTHY_RUN_MS = 30_000;
 const STDERR_TAIL_CHARS = 2000;
 
 /**
- * ffmpeg's arguments: the publisher's WebM (VP8/VP9 + Opus) on stdin, H.264/AAC in FLV on
+ * ffmpeg's arguments: the room's live media (the pipeline's fragmented MP4; any format ffmpeg
+ * recognises) on stdin, H.264/AAC in FLV on
  * stdout, which an RtmpPublisher sends to the RTMP URL: the URL and its stream key never appear
  * on ffmpeg's command line, which every user of the machine can read (`ps`, /proc/<pid>/cmdline).
  * The input is probed as little as possible, so the push starts right after the init segment and
@@ -23,7 +24,7 @@ const STDERR_TAIL_CHARS = 2000;
 export function restreamArgs(): string[] {
   return [
     ...['-hide_banner', '-nostdin', '-loglevel', 'error'],
-    ...['-fflags', '+genpts', '-probesize', '32', '-analyzeduration', '0', '-f', 'matroska', '-i', 'pipe:0'],
+    ...['-fflags', '+genpts', '-probesize', '32', '-analyzeduration', '0', '-i', 'pipe:0'],
     ...['-map', '0:v:0?', '-map', '0:a:0?'],
     ...['-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'zerolatency', '-pix_fmt', 'yuv420p'],
     ...['-r', '30', '-g', '60', '-maxrate', '2500k', '-bufsize', '5000k'],

@@ -3,20 +3,34 @@ import { ROOM_NAME_PATTERN } from '@streamshop/contract/room-name.ts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Db } from '../../db/client.ts';
+import { notFound } from '../../platform/errors.ts';
 import { sameOrigin } from '../../platform/origin-check.ts';
 import type { SessionSockets } from '../../platform/session-sockets.ts';
+import type { Storage } from '../../platform/storage.ts';
 import { findStreamByRoom } from '../streams/service.ts';
+import { Fmp4Error } from './fmp4.ts';
+import { hlsKey } from './hls-recorder.ts';
 import type { MediaService } from './service.ts';
 import { WebmError } from './webm.ts';
+
+/** A stream's HLS file names: playlists, init segments, segments and thumbnails. */
+const HLS_FILE = /^[a-z0-9-]{1,80}\.(m3u8|mp4|m4s|jpg)$/;
+const HLS_TYPES: Record<string, string> = {
+  m3u8: 'application/vnd.apple.mpegurl',
+  mp4: 'video/mp4',
+  m4s: 'video/iso.segment',
+  jpg: 'image/jpeg',
+};
 
 const queryOf = (request: FastifyRequest) => request.query as Record<string, unknown>;
 
 export const mediaRoutes: FastifyPluginAsync<{
   db: Db;
   media: MediaService;
+  storage: Storage;
   publicUrl: string;
   sessionSockets: SessionSockets;
-}> = async (app, { db, media, publicUrl, sessionSockets }) => {
+}> = async (app, { db, media, storage, publicUrl, sessionSockets }) => {
   const publicOrigin = new URL(publicUrl).origin;
   const publishers = new Map<string, WebSocket>();
 
@@ -30,6 +44,28 @@ export const mediaRoutes: FastifyPluginAsync<{
     if (typeof room !== 'string' || !ROOM_NAME_PATTERN.test(room)) return undefined;
     return findStreamByRoom(db, room);
   }
+
+  /**
+   * A stream's HLS files, from storage (so every instance serves every stream). Playlists change
+   * while live and are cached for a second at most; everything else never changes once written,
+   * so a CDN in front may keep it for good.
+   */
+  app.get<{ Params: { room: string; file: string } }>('/media/hls/:room/:file', async (request, reply) => {
+    const { room, file } = request.params;
+    const extension = HLS_FILE.exec(file)?.[1];
+    const object =
+      extension && ROOM_NAME_PATTERN.test(room) ? await storage.get(hlsKey(room, file)) : undefined;
+    if (!extension || !object) throw notFound('No such media file');
+    return reply
+      .header(
+        'cache-control',
+        extension === 'm3u8' ? 'public, max-age=1, must-revalidate' : 'public, max-age=31536000, immutable',
+      )
+      .header('x-content-type-options', 'nosniff')
+      .header('content-length', object.size)
+      .type(HLS_TYPES[extension] as string)
+      .send(object.body);
+  });
 
   /** The broadcaster's MediaRecorder bytes. Only the owner, only while the stream is live. */
   app.get('/ws/publish', { websocket: true }, (socket, request) => {
@@ -61,14 +97,20 @@ export const mediaRoutes: FastifyPluginAsync<{
       const previous = publishers.get(stream.room_name);
       previous?.close(CloseCode.replaced, 'Another connection took over publishing');
       publishers.set(stream.room_name, socket);
-      await media.startPublishing(stream.room_name, mimeType);
+      await media.startPublishing(stream.room_name, mimeType, (reason) => {
+        // The pipeline gave up on what this publisher sends: say why, and let go.
+        if (publishers.get(stream.room_name) !== socket) return;
+        socket.send(JSON.stringify({ type: 'error', message: reason }));
+        socket.close(CloseCode.badData, 'Unreadable video');
+      });
 
       accept = (chunk) => {
         try {
           media.pushFromPublisher(stream.room_name, chunk);
         } catch (error) {
-          if (!(error instanceof WebmError)) throw error;
-          socket.close(CloseCode.badData, 'Not a WebM stream');
+          if (!(error instanceof WebmError || error instanceof Fmp4Error)) throw error;
+          socket.send(JSON.stringify({ type: 'error', message: 'The server could not read this video.' }));
+          socket.close(CloseCode.badData, 'Not a video stream');
         }
       };
       for (const chunk of chunks.splice(0)) accept(chunk);

@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ServerMessage } from '@streamshop/contract/live.ts';
 import type { FastifyBaseLogger } from 'fastify';
@@ -8,18 +6,26 @@ import type { WebSocket } from 'ws';
 import type { Db } from '../../db/client.ts';
 import type { Bus } from '../../platform/bus.ts';
 import { egressRefusal, guardedLookup } from '../../platform/egress.ts';
+import type { Storage } from '../../platform/storage.ts';
+import { Fmp4Ingest } from './fmp4-ingest.ts';
+import { closeStoredPlaylist, HlsRecorder } from './hls-recorder.ts';
 import { WebmIngest } from './ingest.ts';
-import { finalizeRecording, Recording } from './recording.ts';
+import { LivePipeline } from './pipeline.ts';
 import { RoomRelay } from './relay.ts';
 import { decodeRelayEvent, encodeRelayEvent, type RelayEvent } from './relay-events.ts';
-import { endedWithoutReplay, restreamTargetOf, setReplayUrl } from './repo.ts';
+import { endedWithoutReplay, restreamTargetOf, setReplayUrl, setThumbnailUrl } from './repo.ts';
 import { Restream, redactRtmpUrl, webmStartOf } from './restream.ts';
 
 interface LiveRoom {
   relay: RoomRelay;
-  recording: Recording;
-  /** Present while this instance holds the room's publisher. */
-  ingest: WebmIngest | undefined;
+  /** Present while this instance holds the room's publisher: reads what the publisher sends. */
+  ingest: WebmIngest | Fmp4Ingest | undefined;
+  /** The publisher's media pipeline (ffmpeg), while the publisher is connected here. */
+  pipeline: LivePipeline | undefined;
+  /** The stream's HLS segments and playlists, once the publisher has been here. */
+  recorder: HlsRecorder | undefined;
+  /** The last publisher's pipeline writing its final segments (the end waits for it). */
+  stopped: Promise<void>;
   /** This relay follows the publisher's (it saw the publisher start, or a snapshot). */
   synced: boolean;
   unsubscribe: (() => Promise<void>) | undefined;
@@ -32,12 +38,23 @@ interface LiveRoom {
   restreamGeneration: number;
 }
 
+/** What a publisher may send: MediaRecorder WebM (H.264, VP8 or VP9) or fragmented MP4 (Safari). */
+export const isMp4Source = (mimeType: string) => mimeType.startsWith('video/mp4');
+
+/**
+ * An instance that does not hold the publisher waits this long after the end before closing the
+ * stored playlist itself (the publisher's instance, when alive, has long done it by then).
+ */
+const CLOSE_ELSEWHERE_AFTER_MS = 15_000;
+
 const mediaChannel = (roomName: string) => `media:${roomName}`;
 
 /**
- * Live video of the rooms on this instance: the publisher's ingest and recording when the
- * broadcaster is connected here, the relay to the viewers connected here, and turning the
- * recording into the replay (vodUrl) when the stream ends, however it ends.
+ * Live video of the rooms on this instance. Where the publisher is connected: what it sends goes
+ * through the room's media pipeline (one ffmpeg: H.264/AAC fragmented MP4), whose live output
+ * drives every instance's relay and whose HLS segments the recorder moves to storage, where they
+ * are the live playlist and, when the stream ends, the replay (vodUrl). Everywhere: the relay to
+ * the viewers connected here.
  *
  * Instances share a room's video over the bus: the publisher's instance sends every relay event
  * to the room's media channel; an instance whose viewers join mid-stream asks for a snapshot
@@ -46,29 +63,28 @@ const mediaChannel = (roomName: string) => `media:${roomName}`;
 export class MediaService {
   private readonly rooms = new Map<string, LiveRoom>();
   private readonly instanceId = randomUUID();
+  private readonly closeTimers = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly db: Db,
     private readonly bus: Bus,
-    private readonly mediaDir: string,
-    /** Recordings in progress: outside mediaDir, which is public under /media/. */
-    private readonly recordingsDir: string,
+    private readonly storage: Storage,
+    /** ffmpeg's working folders (segments not yet in storage): not public. */
+    private readonly stagingDir: string,
     private readonly log: FastifyBaseLogger,
     /** RESTREAM_ALLOWED_HOSTS: private hosts a restream may still reach. */
     private readonly restreamAllowedHosts: string[] = [],
   ) {}
-
-  private recordingDir(roomName: string): string {
-    return path.join(this.recordingsDir, roomName);
-  }
 
   room(roomName: string): LiveRoom {
     let room = this.rooms.get(roomName);
     if (!room) {
       room = {
         relay: new RoomRelay(),
-        recording: new Recording(this.recordingDir(roomName)),
         ingest: undefined,
+        pipeline: undefined,
+        recorder: undefined,
+        stopped: Promise.resolve(),
         synced: false,
         unsubscribe: undefined,
         media: undefined,
@@ -96,36 +112,78 @@ export class MediaService {
     });
   }
 
-  /** The owner's broadcaster connected here: its bytes drive every instance's relay from now on. */
-  async startPublishing(roomName: string, mimeType: string): Promise<void> {
+  /**
+   * The owner's broadcaster connected here: its bytes go through a new pipeline, whose output
+   * drives every instance's relay from now on. `onFailed` tells the publisher when the pipeline
+   * gives up (ffmpeg cannot read what it sends).
+   */
+  async startPublishing(
+    roomName: string,
+    mimeType: string,
+    onFailed: (reason: string) => void,
+  ): Promise<void> {
     const room = this.room(roomName);
     await this.watchForEnd(roomName);
     await this.followMedia(roomName);
-    room.ingest = new WebmIngest();
+    const previous = room.pipeline;
+    room.pipeline = undefined;
+    await previous?.stop();
+    room.ingest = isMp4Source(mimeType) ? new Fmp4Ingest() : new WebmIngest();
     room.synced = true;
-    this.emit(roomName, { kind: 'reset', mimeType });
-    await room.recording.startPart();
+    room.recorder ??= new HlsRecorder({
+      roomName,
+      storage: this.storage,
+      log: this.log,
+      onThumbnail: (url) => {
+        setThumbnailUrl(this.db, roomName, url).catch((error) =>
+          this.log.warn({ err: error, roomName }, 'saving the thumbnail failed'),
+        );
+      },
+    });
+    const recorder = room.recorder;
+    const pipeline: LivePipeline = new LivePipeline({
+      roomName,
+      stagingDir: path.join(this.stagingDir, roomName),
+      log: this.log,
+      onOutput: (event) => {
+        if (room.pipeline !== pipeline) return;
+        this.emit(roomName, event);
+        room.restream?.push(event);
+      },
+      onPart: (part) => recorder.addPart(part),
+      onPartEnd: (part) => void recorder.endPart(part),
+      onFailed: (reason) => {
+        if (room.pipeline !== pipeline) return;
+        this.log.warn({ roomName }, 'media pipeline gave up');
+        onFailed(reason);
+      },
+    });
+    room.pipeline = pipeline;
     await this.startRestream(roomName, room);
   }
 
-  /** A chunk from this instance's publisher; throws WebmError when it is not WebM. */
+  /** A chunk from this instance's publisher; throws WebmError or Fmp4Error on unreadable bytes. */
   pushFromPublisher(roomName: string, chunk: Buffer): void {
     const room = this.room(roomName);
     if (!room.ingest) return;
-    for (const event of room.ingest.push(chunk)) {
-      this.emit(roomName, event);
-      room.restream?.push(event);
-    }
-    room.recording.write(chunk);
+    for (const event of room.ingest.push(chunk)) room.pipeline?.write(event);
   }
 
-  async stopPublishing(roomName: string): Promise<void> {
+  stopPublishing(roomName: string): Promise<void> {
     const room = this.room(roomName);
     room.ingest = undefined;
+    const pipeline = room.pipeline;
+    room.pipeline = undefined;
     const restreamStopped = this.stopRestream(room);
     this.emit(roomName, { kind: 'idle' });
-    await room.recording.endPart();
-    await restreamStopped;
+    const previous = room.stopped;
+    room.stopped = (async () => {
+      await previous;
+      await pipeline?.stop();
+      await room.recorder?.flush();
+      await restreamStopped;
+    })();
+    return room.stopped;
   }
 
   /**
@@ -235,58 +293,60 @@ export class MediaService {
     room.relay.apply(event);
   }
 
-  /** Stops relaying, and publishes the recording as the stream's replay. Runs once per room. */
+  /** Stops relaying, and publishes the stream's segments as its replay. Runs once per room. */
   finish(roomName: string): Promise<void> {
     const room = this.room(roomName);
     room.finishing ??= (async () => {
       room.relay.broadcastControl({ type: 'stream_ended' });
       room.ingest = undefined;
+      const pipeline = room.pipeline;
+      room.pipeline = undefined;
       const restreamStopped = this.stopRestream(room);
       room.relay.apply({ kind: 'idle' });
-      await room.recording.endPart();
+      await pipeline?.stop();
+      await room.stopped;
       await room.unsubscribe?.();
       await (await room.media)?.();
-      await this.publishReplay(roomName);
+      if (room.recorder) await this.publishReplay(roomName, await room.recorder.close());
+      else this.closeLater(roomName);
       await restreamStopped;
       this.rooms.delete(roomName);
     })().catch((error) => this.log.error({ err: error, roomName }, 'finishing a stream failed'));
     return room.finishing;
   }
 
-  private async publishReplay(roomName: string): Promise<void> {
-    const file = await finalizeRecording(
-      this.recordingDir(roomName),
-      path.join(this.mediaDir, 'vods', `${roomName}.webm`),
-    );
-    if (!file) return;
-    await setReplayUrl(this.db, roomName, `/media/vods/${roomName}.webm`);
-    this.log.info({ roomName }, 'replay ready');
+  /** Closes the stored playlist after a while, in case the publisher's instance went away. */
+  private closeLater(roomName: string) {
+    const timer = setTimeout(() => {
+      this.closeTimers.delete(timer);
+      closeStoredPlaylist(this.storage, roomName)
+        .then((url) => this.publishReplay(roomName, url))
+        .catch((error) => this.log.warn({ err: error, roomName }, 'closing the replay failed'));
+    }, CLOSE_ELSEWHERE_AFTER_MS);
+    timer.unref();
+    this.closeTimers.add(timer);
   }
 
-  /** After a restart: recordings of streams that ended meanwhile become replays now. */
+  private async publishReplay(roomName: string, url: string | undefined): Promise<void> {
+    if (!url) return;
+    if (await setReplayUrl(this.db, roomName, url)) this.log.info({ roomName }, 'replay ready');
+  }
+
+  /** After a restart: the segments of streams that ended meanwhile become their replays now. */
   async finishOrphans(): Promise<void> {
-    await this.moveLegacyRecordings();
     for (const roomName of await endedWithoutReplay(this.db)) {
-      if (existsSync(this.recordingDir(roomName))) await this.finish(roomName);
+      await this.publishReplay(roomName, await closeStoredPlaylist(this.storage, roomName));
     }
-  }
-
-  /** Earlier versions recorded into the public media/recordings; move what is left out of it. */
-  private async moveLegacyRecordings(): Promise<void> {
-    const legacy = path.join(this.mediaDir, 'recordings');
-    if (!existsSync(legacy)) return;
-    await mkdir(this.recordingsDir, { recursive: true });
-    for (const roomName of await readdir(legacy)) {
-      if (!existsSync(this.recordingDir(roomName)))
-        await rename(path.join(legacy, roomName), this.recordingDir(roomName));
-    }
-    if ((await readdir(legacy)).length === 0) await rmdir(legacy);
   }
 
   async close(): Promise<void> {
+    for (const timer of this.closeTimers) clearTimeout(timer);
     const restreamsStopped = [...this.rooms.values()].map((room) => this.stopRestream(room));
     for (const [roomName, room] of this.rooms) {
-      await room.recording.endPart();
+      const pipeline = room.pipeline;
+      room.pipeline = undefined;
+      await pipeline?.stop();
+      await room.recorder?.stop();
       await room.unsubscribe?.();
       await (await room.media)?.();
       this.rooms.delete(roomName);

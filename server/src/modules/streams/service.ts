@@ -1,10 +1,17 @@
 import type { Stream } from '@streamshop/contract/catalog.ts';
+import { hlsPath, LIVE_PLAYLIST } from '@streamshop/contract/live.ts';
 import type { Db } from '../../db/client.ts';
 import { iso } from '../../db/time.ts';
 import { liveStreamRecords, type StreamRecord, streamRecordsOfOwner } from './repo.ts';
 
 /** What other modules may use of the stream records. */
 export { findStreamByRoom, type StreamRecord } from './repo.ts';
+
+/** While live, the live playlist; after the end, the replay when it is HLS (older ones are WebM). */
+function hlsUrlOf(row: StreamRecord): string | null {
+  if (row.ended_at) return row.vod_url?.endsWith('.m3u8') ? row.vod_url : null;
+  return row.is_active ? hlsPath(row.room_name, LIVE_PLAYLIST) : null;
+}
 
 export function toStream(row: StreamRecord): Stream {
   return {
@@ -19,6 +26,8 @@ export function toStream(row: StreamRecord): Stream {
     startedAt: row.started_at ? iso(row.started_at) : null,
     endsAt: row.ends_at ? iso(row.ends_at) : null,
     vodUrl: row.vod_url,
+    hlsUrl: hlsUrlOf(row),
+    thumbnailUrl: row.thumbnail_url,
     owner: { handle: row.owner_handle },
   };
 }

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { LIVE_BADGE_CLASS } from '../../components/product-card.tsx';
+import { StreamPicture } from '../../components/stream-picture.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
@@ -44,7 +45,10 @@ function LiveStreamCard({ stream, now }: { stream: Stream; now: number }) {
     >
       <Card className="overflow-hidden transition-colors group-hover:border-primary/60">
         <div className="relative flex aspect-video items-center justify-center bg-gradient-to-br from-fuchsia-950 via-zinc-900 to-violet-950">
-          <Radio className="size-10 text-red-400" aria-hidden="true" />
+          <StreamPicture
+            thumbnailUrl={stream.thumbnailUrl}
+            fallback={<Radio className="size-10 text-red-400" aria-hidden="true" />}
+          />
           <Badge variant="live" className={`absolute top-2 left-2 ${LIVE_BADGE_CLASS}`}>
             LIVE
           </Badge>

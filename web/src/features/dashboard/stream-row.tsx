@@ -7,8 +7,9 @@ import { Card } from '../../components/ui/card.tsx';
 import { formatDate } from '../../lib/format-date.ts';
 import { StreamStatsSummary } from './stream-stats.tsx';
 
-function openRecording(url: string) {
-  window.open(url, '_blank', 'noopener,noreferrer');
+/** The recording plays in its room (HLS or an older file), in a new window. */
+function openRecording(roomName: string) {
+  window.open(`/room/${encodeURIComponent(roomName)}`, '_blank', 'noopener,noreferrer');
 }
 
 /** A stream of the seller's, with its recording and its figures. */
@@ -36,7 +37,7 @@ export function StreamRow({ stream }: { stream: Stream }) {
           {stream.vodUrl ? (
             <>
               <Badge variant="secondary">VOD Available</Badge>
-              <Button variant="outline" size="sm" onClick={() => openRecording(stream.vodUrl as string)}>
+              <Button variant="outline" size="sm" onClick={() => openRecording(stream.roomName)}>
                 <PlayCircle aria-hidden="true" />
                 View Recording
               </Button>

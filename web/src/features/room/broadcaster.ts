@@ -7,7 +7,7 @@ import {
 } from '@streamshop/contract/live.ts';
 import { RealtimeSocket } from '../../lib/realtime.ts';
 
-/** The first WebM type this browser can record, or null. */
+/** The first type (MEDIA_MIME_TYPES, best first) this browser can record, or null. */
 export function pickRecordingMimeType(
   isTypeSupported: (type: string) => boolean = (type) =>
     typeof MediaRecorder !== 'undefined' && MediaRecorder.isTypeSupported(type),
@@ -65,7 +65,7 @@ export class Broadcaster {
 
   start(): void {
     if (!this.mimeType) {
-      this.events.onError?.('This browser cannot record WebM video.');
+      this.events.onError?.('This browser cannot record video.');
       return;
     }
     this.stopped = false;

@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Film, Loader2 } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { buttonClasses } from '../../components/ui/button.tsx';
+import { useReplaySource } from '../../lib/video/use-replay-source.ts';
 import { streamQueryOptions } from './api.ts';
 
 /** The recording is finalized shortly after the end; stop asking after this long. */
@@ -28,20 +29,30 @@ export function EndedStage({
     refetchInterval: (query) => (query.state.data?.vodUrl || gaveUp ? false : VOD_POLL_MS),
   });
   const vodUrl = stream?.vodUrl ?? null;
+  const videoRef = useRef<HTMLVideoElement | null>(null);
+  const engine = useReplaySource(videoRef, vodUrl);
+  const setVideo = useCallback(
+    (video: HTMLVideoElement | null) => {
+      videoRef.current = video;
+      onReplayVideo?.(video);
+    },
+    [onReplayVideo],
+  );
 
   if (vodUrl) {
     return (
       <div className="grid gap-2">
         {/* biome-ignore lint/a11y/useMediaCaption: recordings of live streams have no captions. */}
         <video
-          ref={onReplayVideo}
+          ref={setVideo}
           className="aspect-video w-full rounded-xl bg-black"
-          src={vodUrl}
+          poster={stream?.thumbnailUrl ?? undefined}
           controls
           playsInline
           preload="metadata"
           aria-label="Stream replay"
           data-testid="vod-player"
+          data-engine={engine}
         />
         <p className="text-muted-foreground text-sm" data-testid="stream-ended">
           This stream has ended. You are watching the replay.

@@ -9,8 +9,26 @@ export type PlayerStatus =
 
 const LIVE_EDGE_CHECK_MS = 250;
 
+/** After this many failed connections in a row the WebSocket path counts as unavailable. */
+const MAX_CONNECT_FAILURES = 3;
+
+type MediaSourceConstructor = typeof MediaSource;
+
 /**
- * Plays /ws/media?room={name} through Media Source Extensions into a <video>. media_reset
+ * The MediaSource to use: the standard one, or ManagedMediaSource where only that exists
+ * (iPhone Safari 17.1+). Null when the browser has neither.
+ */
+export function mediaSourceConstructor(scope: object = globalThis): MediaSourceConstructor | null {
+  const found = scope as {
+    MediaSource?: MediaSourceConstructor;
+    ManagedMediaSource?: MediaSourceConstructor;
+  };
+  return found.MediaSource ?? found.ManagedMediaSource ?? null;
+}
+
+/**
+ * The WebSocket path: plays /ws/media?room={name} (fragmented MP4, a fragment per frame) through
+ * Media Source Extensions, or ManagedMediaSource, into a <video>. media_reset
  * creates a fresh MediaSource and SourceBuffer; binary frames are appended in order (queued while
  * the buffer is updating); the playhead is kept near the live edge.
  */
@@ -23,6 +41,8 @@ export class LivePlayer {
   private seekedToStart = false;
   private edgeTimer: ReturnType<typeof setInterval> | null = null;
   private status: PlayerStatus = 'waiting';
+  private connectFailures = 0;
+  private everOpened = false;
 
   constructor(
     roomName: string,
@@ -34,6 +54,16 @@ export class LivePlayer {
       parse: parseMediaControl,
       onMessage: (message) => this.onControl(message),
       onBinary: (data) => this.onMedia(data),
+      onStatus: (status) => {
+        if (status === 'open') {
+          this.everOpened = true;
+          this.connectFailures = 0;
+        } else if (status === 'reconnecting' && !this.everOpened) {
+          // Never got through (a proxy without WebSockets): let the page try HLS.
+          this.connectFailures += 1;
+          if (this.connectFailures >= MAX_CONNECT_FAILURES) this.setStatus('unsupported');
+        }
+      },
     });
   }
 
@@ -75,11 +105,14 @@ export class LivePlayer {
 
   private reset(mimeType: string): void {
     this.detach();
-    if (typeof MediaSource === 'undefined' || !MediaSource.isTypeSupported(mimeType)) {
+    const Source = mediaSourceConstructor();
+    if (!Source?.isTypeSupported(mimeType)) {
       this.setStatus('unsupported');
       return;
     }
-    const mediaSource = new MediaSource();
+    // ManagedMediaSource plays only with remote playback (AirPlay) off.
+    if (Source !== globalThis.MediaSource) this.video.disableRemotePlayback = true;
+    const mediaSource = new Source();
     this.mediaSource = mediaSource;
     this.objectUrl = URL.createObjectURL(mediaSource);
     mediaSource.addEventListener(

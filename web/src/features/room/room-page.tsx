@@ -183,7 +183,7 @@ function Room({ stream }: { stream: Stream }) {
     );
   else
     stage = (
-      <ViewerStage roomName={roomName} live={live}>
+      <ViewerStage roomName={roomName} live={live} posterUrl={stream.thumbnailUrl}>
         {/* Over the video's corner (under it on a phone); Buy Now opens a sheet, so the video plays on. */}
         <PinnedProducts
           roomName={roomName}

@@ -1,19 +1,73 @@
-import { type RefObject, useEffect, useState } from 'react';
-import { LivePlayer, type PlayerStatus } from './media-player.ts';
+import { type RefObject, useEffect, useRef, useState } from 'react';
+import type { HlsEngine } from '../../lib/video/hls-source.ts';
+import { HlsLivePlayer } from './hls-live-player.ts';
+import { LivePlayer, mediaSourceConstructor, type PlayerStatus } from './media-player.ts';
 
-/** Plays the room's live video into `videoRef` while `enabled`; closes everything on unmount. */
+/** The two ways live video reaches a viewer: the low-latency WebSocket, or HLS. */
+export type DeliveryPath = 'ws' | 'hls';
+
+export interface LivePlayback {
+  status: PlayerStatus;
+  path: DeliveryPath;
+  /** On the HLS path: the browser's own player or hls.js. */
+  engine: HlsEngine | undefined;
+}
+
+/**
+ * Which path to start on: `?path=ws`, `?path=hls` or `?path=hlsjs` in the page's address forces
+ * one (for tests and benchmarks); otherwise the WebSocket where MediaSource (or
+ * ManagedMediaSource) exists, HLS elsewhere.
+ */
+export function initialPath(
+  search: string,
+  hasMediaSource: boolean,
+): { path: DeliveryPath; engine?: HlsEngine } {
+  const forced = new URLSearchParams(search).get('path');
+  if (forced === 'ws') return { path: 'ws' };
+  if (forced === 'hls') return { path: 'hls' };
+  if (forced === 'hlsjs') return { path: 'hls', engine: 'hls.js' };
+  return { path: hasMediaSource ? 'ws' : 'hls' };
+}
+
+/**
+ * Plays the room's live video into `videoRef` while `enabled`, on the WebSocket path or HLS,
+ * switching to the other path (without a reload) when the first cannot play here. Closes
+ * everything on unmount.
+ */
 export function useLivePlayer(
   roomName: string,
   videoRef: RefObject<HTMLVideoElement | null>,
   enabled: boolean,
-): PlayerStatus {
+): LivePlayback {
+  const [start] = useState(() => initialPath(window.location.search, mediaSourceConstructor() !== null));
+  const [path, setPath] = useState<DeliveryPath>(start.path);
+  const [engine, setEngine] = useState<HlsEngine | undefined>(undefined);
   const [status, setStatus] = useState<PlayerStatus>('waiting');
+  /** Paths that could not play here: never tried again on this page. */
+  const failed = useRef(new Set<DeliveryPath>());
+
   useEffect(() => {
     const video = videoRef.current;
     if (!enabled || !video) return;
-    const player = new LivePlayer(roomName, video, setStatus);
+    const onStatus = (next: PlayerStatus) => {
+      if (next === 'unsupported') {
+        const other: DeliveryPath = path === 'ws' ? 'hls' : 'ws';
+        failed.current.add(path);
+        if (!failed.current.has(other) && (other === 'hls' || mediaSourceConstructor())) {
+          setStatus('waiting');
+          setPath(other);
+          return;
+        }
+      }
+      setStatus(next);
+    };
+    const player =
+      path === 'ws'
+        ? new LivePlayer(roomName, video, onStatus)
+        : new HlsLivePlayer(roomName, video, onStatus, start.engine, setEngine);
     player.start();
     return () => player.destroy();
-  }, [roomName, videoRef, enabled]);
-  return status;
+  }, [roomName, videoRef, enabled, path, start.engine]);
+
+  return { status, path, engine: path === 'hls' ? engine : undefined };
 }

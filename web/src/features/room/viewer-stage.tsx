@@ -10,14 +10,17 @@ import { useLivePlayer } from './use-live-player.ts';
 export function ViewerStage({
   roomName,
   live,
+  posterUrl,
   children,
 }: {
   roomName: string;
   live: boolean;
+  /** The stream's latest thumbnail, shown until the video plays. */
+  posterUrl?: string | null;
   children?: ReactNode;
 }) {
   const videoRef = useRef<HTMLVideoElement>(null);
-  const status = useLivePlayer(roomName, videoRef, true);
+  const { status, path, engine } = useLivePlayer(roomName, videoRef, true);
   const [muted, setMuted] = useState(true);
 
   const toggleSound = () => {
@@ -37,8 +40,11 @@ export function ViewerStage({
           autoPlay
           playsInline
           muted
+          poster={posterUrl ?? undefined}
           aria-label="Live video"
           data-testid="live-video"
+          data-path={path}
+          data-engine={engine}
         />
         {status !== 'playing' ? (
           <div

@@ -4,6 +4,7 @@ import { Eye, Package, PlayCircle, ShoppingBag, Store, UserX, Video } from 'luci
 import { Link, useParams } from 'react-router';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { PRODUCT_GRID_CLASS, ProductCard, ProductGridSkeleton } from '../../components/product-card.tsx';
+import { StreamPicture } from '../../components/stream-picture.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
@@ -21,8 +22,9 @@ function formatDate(iso: string): string {
 }
 
 /** Opens the recording in a new window that cannot reach back into this one. */
-export function watchRecording(url: string): void {
-  window.open(url, '_blank', 'noopener,noreferrer');
+/** Opens a recording in a new window: its room, which plays the replay (HLS or an older file). */
+export function watchRecording(roomName: string): void {
+  window.open(`/room/${encodeURIComponent(roomName)}`, '_blank', 'noopener,noreferrer');
 }
 
 function Avatar({ handle, imageUrl }: { handle: string; imageUrl: string | null | undefined }) {
@@ -82,7 +84,10 @@ function VodCard({ stream }: { stream: StorefrontStream }) {
   return (
     <Card className="flex flex-col overflow-hidden" data-testid="vod-card">
       <div className="relative flex aspect-video items-center justify-center bg-gradient-to-br from-violet-950 via-zinc-900 to-fuchsia-950">
-        <Video className="size-10 text-violet-300" aria-hidden="true" />
+        <StreamPicture
+          thumbnailUrl={stream.thumbnailUrl}
+          fallback={<Video className="size-10 text-violet-300" aria-hidden="true" />}
+        />
         <Badge className="absolute top-2 left-2 bg-violet-800 text-white">VOD</Badge>
         <span className="absolute top-2 right-2 inline-flex items-center gap-1 rounded-md bg-black/70 px-2 py-0.5 text-xs">
           <Eye className="size-3" aria-hidden="true" />
@@ -103,7 +108,7 @@ function VodCard({ stream }: { stream: StorefrontStream }) {
           <Button
             variant="outline"
             size="sm"
-            onClick={() => stream.vodUrl && watchRecording(stream.vodUrl)}
+            onClick={() => watchRecording(stream.roomName)}
             data-testid="watch-recording"
           >
             <PlayCircle aria-hidden="true" />

@@ -1,0 +1,1 @@
+ALTER TABLE "streams" ADD COLUMN "thumbnail_url" text;

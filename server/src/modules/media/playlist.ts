@@ -1,0 +1,92 @@
+/**
+ * HLS media playlists (RFC 8216) of a stream's fMP4 segments: the one ffmpeg writes for each
+ * part (one ffmpeg run), and the stream's own, which joins every part with a discontinuity
+ * between them. While live, viewers read a sliding window of it (`live.m3u8`); the whole of it
+ * (`index.m3u8`) is an event playlist that becomes the replay when the stream ends.
+ */
+
+export interface Segment {
+  uri: string;
+  /** Seconds, as in #EXTINF. */
+  duration: number;
+  /** The init segment (#EXT-X-MAP) this segment needs. */
+  map: string;
+  /** A new part starts here (timestamps and init segment may change). */
+  discontinuity: boolean;
+}
+
+export interface Playlist {
+  segments: Segment[];
+  /** #EXT-X-ENDLIST: nothing will be added. */
+  ended: boolean;
+}
+
+/** Segments kept in the live window: about 20 s at 1 s segments. */
+export const LIVE_WINDOW_SEGMENTS = 20;
+
+/** Reads a media playlist; lines it does not know are skipped. */
+export function parsePlaylist(text: string): Playlist {
+  const segments: Segment[] = [];
+  let map = '';
+  let duration: number | undefined;
+  let discontinuity = false;
+  let ended = false;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line.startsWith('#EXT-X-MAP:')) {
+      map = /URI="([^"]*)"/.exec(line)?.[1] ?? map;
+    } else if (line.startsWith('#EXTINF:')) {
+      duration = Number.parseFloat(line.slice('#EXTINF:'.length));
+    } else if (line === '#EXT-X-DISCONTINUITY') {
+      discontinuity = true;
+    } else if (line === '#EXT-X-ENDLIST') {
+      ended = true;
+    } else if (line && !line.startsWith('#') && duration !== undefined && Number.isFinite(duration)) {
+      segments.push({ uri: line, duration, map, discontinuity });
+      duration = undefined;
+      discontinuity = false;
+    }
+  }
+  return { segments, ended };
+}
+
+const targetDuration = (segments: Segment[]) =>
+  Math.max(1, ...segments.map((segment) => Math.round(segment.duration)));
+
+/**
+ * The playlist's text. `window` keeps only the last segments (a live playlist: media and
+ * discontinuity sequence numbers count what was left out); without it, every segment is listed
+ * and the type is EVENT while live, VOD once ended.
+ */
+export function renderPlaylist(playlist: Playlist, window?: number): string {
+  const all = playlist.segments;
+  const first = window === undefined ? 0 : Math.max(0, all.length - window);
+  const shown = all.slice(first);
+  const discontinuitiesBefore = all
+    .slice(0, first + 1)
+    .filter((segment, index) => segment.discontinuity && index > 0).length;
+  const lines = [
+    '#EXTM3U',
+    '#EXT-X-VERSION:7',
+    `#EXT-X-TARGETDURATION:${targetDuration(all)}`,
+    `#EXT-X-MEDIA-SEQUENCE:${first}`,
+  ];
+  if (window === undefined) lines.push(`#EXT-X-PLAYLIST-TYPE:${playlist.ended ? 'VOD' : 'EVENT'}`);
+  else lines.push(`#EXT-X-DISCONTINUITY-SEQUENCE:${discontinuitiesBefore}`);
+  lines.push('#EXT-X-INDEPENDENT-SEGMENTS');
+  let map = '';
+  shown.forEach((segment, index) => {
+    if (segment.discontinuity && index > 0) lines.push('#EXT-X-DISCONTINUITY');
+    if (segment.map !== map) {
+      map = segment.map;
+      lines.push(`#EXT-X-MAP:URI="${map}"`);
+    }
+    lines.push(`#EXTINF:${segment.duration.toFixed(3)},`, segment.uri);
+  });
+  if (playlist.ended) lines.push('#EXT-X-ENDLIST');
+  return `${lines.join('\n')}\n`;
+}
+
+/** The playlist's length in seconds. */
+export const playlistSeconds = (playlist: Playlist) =>
+  playlist.segments.reduce((sum, segment) => sum + segment.duration, 0);
