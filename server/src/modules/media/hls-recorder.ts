@@ -115,6 +115,8 @@ export class HlsRecorder {
   async close(): Promise<string | undefined> {
     await this.flush();
     this.stopTimer();
+    // Anything stored after this keeps the playlist closed.
+    if (this.playlist) this.playlist.ended = true;
     return closeStoredPlaylist(this.options.storage, this.options.roomName);
   }
 

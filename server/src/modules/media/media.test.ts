@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -196,6 +196,13 @@ describe('live video: one pipeline, two paths, the replay from the same segments
     while ((await segmentsIn(live.hlsUrl ?? '')) < 2 && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 100));
     expect((await probe(`${http(base)}${live.hlsUrl}`)).codecs).toEqual(['aac', 'h264']);
+    // ffmpeg's working folder (segments being written) is not served.
+    const working = path.join(t.config.dataDir, 'live', room);
+    expect(existsSync(working)).toBe(true);
+    for (const part of readdirSync(working)) {
+      const response = await fetch(`${http(base)}/media/live/${room}/${part}/index.m3u8`);
+      expect(response.status).toBe(404);
+    }
     const playlist = await fetch(`${http(base)}${live.hlsUrl}`);
     expect(playlist.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
     expect(playlist.headers.get('cache-control')).toContain('max-age=1');
@@ -464,7 +471,7 @@ describe.skipIf(!redisUrl)('two instances through Redis', () => {
         () => publisher.frames.some((f) => (f.text as { type?: string })?.type === 'publish_ready'),
         'ready',
       );
-      await publish(publisher.socket, chunkSizes.slice(0, 25));
+      await publish(publisher.socket, h264.sizes.slice(0, 15), 0, h264);
       await until(() => early.frames.filter((f) => f.binary).length > 10, 'media on the other instance');
 
       // Joins instance B while B already follows the room; a third instance joins cold below.
@@ -479,9 +486,14 @@ describe.skipIf(!redisUrl)('two instances through Redis', () => {
       const c = await listenOnLoopback(third.app);
       const cold = open(`/ws/media?room=${room}`, undefined, c);
       await until(() => cold.frames.some((f) => f.binary), 'snapshot on a cold instance');
+      await new Promise((r) => setTimeout(r, 200));
+      const fromSnapshot = cold.frames.filter((f) => f.binary).length;
 
-      await publish(publisher.socket, chunkSizes.slice(25), 25);
-      await until(() => cold.frames.filter((f) => f.binary).length > 20, 'live media after the snapshot');
+      await publish(publisher.socket, h264.sizes.slice(15), 15, h264);
+      await until(
+        () => cold.frames.filter((f) => f.binary).length > fromSnapshot + 10,
+        'live media after the snapshot',
+      );
       for (const viewer of [late, cold]) {
         const bytes = Buffer.concat(viewer.frames.flatMap((f) => (f.binary ? [f.binary] : [])));
         expect(decodes(bytes)).toBe('');

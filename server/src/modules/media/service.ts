@@ -346,6 +346,8 @@ export class MediaService {
       const pipeline = room.pipeline;
       room.pipeline = undefined;
       await pipeline?.stop();
+      // A publisher whose socket the shutdown closed: its last segments are stored first.
+      await room.stopped;
       await room.recorder?.stop();
       await room.unsubscribe?.();
       await (await room.media)?.();
