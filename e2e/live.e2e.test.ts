@@ -160,6 +160,19 @@ describe('live streaming', { timeout: 90_000 }, () => {
       hlsViewer.expectNoErrors(signedOut);
       await hlsViewer.page.close();
     }
+    // A browser without MediaSource (an older iPhone) is put on HLS by itself.
+    const phone = await newPage({ viewport: { width: 390, height: 844 } });
+    await phone.page.addInitScript(() => {
+      for (const name of ['MediaSource', 'ManagedMediaSource', 'WebKitMediaSource'])
+        Reflect.deleteProperty(window, name);
+    });
+    await phone.page.goto(roomPath);
+    await waitForVideoFrame(phone.page, 'live-video', 20_000);
+    expect(await phone.page.getByTestId('live-video').getAttribute('data-path')).toBe('hls');
+    expect(await phone.page.getByTestId('live-video').getAttribute('data-engine')).toBe('native');
+    await phone.page.screenshot({ path: `${SCREENSHOTS}room-viewer-phone-hls.png` });
+    phone.expectNoErrors(signedOut);
+    await phone.page.close();
     for (const { page } of [seller, guest]) await page.evaluate(() => window.scrollTo(0, 0));
     await seller.page.screenshot({ path: `${SCREENSHOTS}room-owner.png` });
     await guest.page.screenshot({ path: `${SCREENSHOTS}room-viewer.png` });
