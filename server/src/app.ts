@@ -60,6 +60,7 @@ declare module 'fastify' {
     config: Config;
     hub: RoomHub;
     payments: PaymentProvider;
+    media: MediaService;
   }
 }
 
@@ -282,6 +283,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   app.decorate('hub', hub);
   app.decorate('payments', payments);
+  app.decorate('media', media);
   app.addHook('onClose', async () => {
     stopAutoEnd();
     stopViewerSampling();

@@ -1,7 +1,12 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError } from './db/embedded.ts';
-import { seedDemoIfEmpty } from './db/seed/index.ts';
+import {
+  DEMO_REPLAY_ROOM,
+  DEMO_REPLAY_SECONDS,
+  DEMO_REPLAY_THUMBNAIL,
+  seedDemoIfEmpty,
+} from './db/seed/index.ts';
 
 async function main() {
   const config = loadConfig();
@@ -11,7 +16,17 @@ async function main() {
       'ALLOW_TEST_PAYMENTS=true: payments go to the offline test card provider; no card is charged',
     );
   }
-  if (config.seedDemo) await seedDemoIfEmpty(app.database.db, config.dataDir, app.log);
+  if (config.seedDemo) {
+    await seedDemoIfEmpty(app.database.db, config.dataDir, app.log);
+    // The demo replay's video: made once (a few seconds of ffmpeg), not on the request path.
+    void app.media
+      .ensureDemoReplay({
+        roomName: DEMO_REPLAY_ROOM,
+        seconds: DEMO_REPLAY_SECONDS,
+        thumbnail: DEMO_REPLAY_THUMBNAIL,
+      })
+      .catch((error) => app.log.warn({ err: error }, 'making the demo replay video failed'));
+  }
 
   let closing = false;
   const shutdown = async (signal: string) => {

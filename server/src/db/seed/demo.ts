@@ -11,6 +11,7 @@ import {
   SEED_LOCK_ID,
 } from './catalogue.ts';
 import { CATEGORIES } from './categories.ts';
+import { insertDemoReplay } from './demo-replay.ts';
 import { avatarUrl, productImageUrl } from './images.ts';
 import { SELLERS } from './sellers.ts';
 import {
@@ -97,6 +98,7 @@ export async function insertDemo(tx: Tx, passwordHash: string): Promise<Inserted
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     await insertProducts(tx, rows.slice(i, i + INSERT_CHUNK));
   }
+  await insertDemoReplay(tx, sellerIds, now);
   return { categories: categoryIds.size, sellers: sellerIds.size, products: rows.length };
 }
 

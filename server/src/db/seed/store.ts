@@ -128,3 +128,53 @@ export async function productCount(db: Executor): Promise<number> {
 export async function vacuumAnalyze(db: Db): Promise<void> {
   await db.execute(sql`vacuum analyze`);
 }
+
+export interface DemoStreamToInsert {
+  sellerId: string;
+  roomName: string;
+  title: string;
+  description: string;
+  startedAt: Date;
+  seconds: number;
+  vodUrl: string;
+  thumbnailUrl: string;
+  viewCount: number;
+  /** How many of the seller's newest products are lined up and pinned one after another. */
+  chapters: number;
+  chat: Array<{ at: Date; username: string; userId: string | null; message: string }>;
+}
+
+/** An ended stream with its lineup, consecutive pins (equal chapters) and chat; kept if present. */
+export async function insertDemoStream(tx: Tx, s: DemoStreamToInsert): Promise<void> {
+  const endedAt = new Date(s.startedAt.getTime() + s.seconds * 1000);
+  const inserted = await tx.execute<{ id: string }>(sql`
+    insert into streams (owner_id, room_name, title, description, duration_sec, view_count, is_active,
+      created_at, started_at, ends_at, ended_at, vod_url, thumbnail_url)
+    values (${s.sellerId}, ${s.roomName}, ${s.title}, ${s.description}, ${s.seconds}, ${s.viewCount}, false,
+      ${s.startedAt.toISOString()}, ${s.startedAt.toISOString()}, ${endedAt.toISOString()}, ${endedAt.toISOString()},
+      ${s.vodUrl}, ${s.thumbnailUrl})
+    on conflict (room_name) do nothing
+    returning id`);
+  const streamId = inserted.rows[0]?.id;
+  if (!streamId) return;
+  const chapter = s.seconds / s.chapters;
+  await tx.execute(sql`
+    with picked as (
+      select id, row_number() over (order by created_at desc, id) - 1 as n
+      from products where seller_id = ${s.sellerId} and stock > 0 order by created_at desc, id limit ${s.chapters}
+    ), lineup as (
+      insert into stream_products (stream_id, product_id, position, added_at)
+      select ${streamId}, id, n, ${s.startedAt.toISOString()}::timestamptz from picked
+    )
+    insert into stream_pins (stream_id, product_id, pinned_at, unpinned_at)
+    select ${streamId}, id,
+      ${s.startedAt.toISOString()}::timestamptz + make_interval(secs => n * ${chapter}),
+      ${s.startedAt.toISOString()}::timestamptz + make_interval(secs => (n + 1) * ${chapter})
+    from picked`);
+  await tx.execute(sql`
+    insert into chat_messages (stream_id, user_id, username, message, created_at)
+    select ${streamId}, u, n, m, a
+    from unnest(${sql.param(s.chat.map((c) => c.userId))}::uuid[], ${sql.param(s.chat.map((c) => c.username))}::text[],
+      ${sql.param(s.chat.map((c) => c.message))}::text[], ${sql.param(s.chat.map((c) => c.at.toISOString()))}::timestamptz[])
+      as r(u, n, m, a)`);
+}

@@ -206,6 +206,7 @@ describe('live video: one pipeline, two paths, the replay from the same segments
     const playlist = await fetch(`${http(base)}${live.hlsUrl}`);
     expect(playlist.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
     expect(playlist.headers.get('cache-control')).toContain('max-age=1');
+    await playlist.arrayBuffer();
 
     publisher.socket.close();
     await endStream(room);
@@ -230,6 +231,7 @@ describe('live video: one pipeline, two paths, the replay from the same segments
     const segment = text.split('\n').find((line) => line.endsWith('.m4s')) ?? '';
     const cached = await fetch(`${http(base)}/media/hls/${room}/${segment}`);
     expect(cached.headers.get('cache-control')).toContain('immutable');
+    await cached.arrayBuffer();
 
     // The thumbnail (a frame of the first segment) stays with the replay.
     const thumbnailUrl = await waitForStream(room, (s) => s.thumbnailUrl, 'the thumbnail');

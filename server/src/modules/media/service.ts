@@ -7,6 +7,7 @@ import type { Db } from '../../db/client.ts';
 import type { Bus } from '../../platform/bus.ts';
 import { egressRefusal, guardedLookup } from '../../platform/egress.ts';
 import type { Storage } from '../../platform/storage.ts';
+import { type DemoReplay, ensureDemoReplay } from './demo-replay.ts';
 import { Fmp4Ingest } from './fmp4-ingest.ts';
 import { closeStoredPlaylist, HlsRecorder } from './hls-recorder.ts';
 import { WebmIngest } from './ingest.ts';
@@ -336,6 +337,13 @@ export class MediaService {
   async finishOrphans(): Promise<void> {
     for (const roomName of await endedWithoutReplay(this.db)) {
       await this.publishReplay(roomName, await closeStoredPlaylist(this.storage, roomName));
+    }
+  }
+
+  /** Makes the demo replay's video when storage lacks it (the seed writes its stream rows). */
+  async ensureDemoReplay(demo: DemoReplay): Promise<void> {
+    if (await ensureDemoReplay(this.storage, this.stagingDir, demo)) {
+      this.log.info({ roomName: demo.roomName }, 'demo replay video made');
     }
   }
 
