@@ -61,7 +61,7 @@ async function main() {
 
   const t1 = performance.now();
   const server = await startServerProcess({
-    env: { SEED_DEMO: 'true' },
+    env: { SEED_DEMO: 'true', DEMO_LIVE: 'false' },
     readyTimeoutMs: 120_000,
     stdio: 'ignore',
   });

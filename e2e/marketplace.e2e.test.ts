@@ -5,7 +5,7 @@ import { signUpThroughForm } from './accounts.ts';
 import { scanWithAxe, seriousViolations } from './axe.ts';
 import { type ExpectedFailure, SIGNED_OUT_PROBE } from './browser.ts';
 import { SCREENSHOTS, useE2e } from './e2e-setup.ts';
-import { expectToast } from './page-checks.ts';
+import { expectToast, waitForVideoFrame } from './page-checks.ts';
 
 const SEEDED_SELLER = 'groovevault_records';
 
@@ -277,6 +277,23 @@ describe('marketplace', { timeout: 90_000 }, () => {
     await expectToast(page, 'Product deleted successfully!');
     await page.getByTestId('dashboard-products-empty').waitFor();
     expect(await page.getByTestId('dashboard-product').count()).toBe(0);
+    watched.expectNoErrors(signedOut);
+  });
+
+  it('shows the always-live demo room in Live Now: its video plays and a product is pinned', async () => {
+    const watched = await newPage();
+    const { page } = watched;
+    await page.goto('/explore');
+    const card = page.getByTestId('live-card').filter({ hasText: 'Crate digging, live all day (demo)' });
+    await card.waitFor({ timeout: 30_000 });
+    await card.click();
+    await page.waitForURL(/\/room\/demo-live-crate-digging$/);
+    await waitForVideoFrame(page, 'live-video', 30_000);
+    await page.getByTestId('pinned-product').first().waitFor();
+    // Live, with no end: the LIVE badge and no countdown.
+    await page.getByTestId('live-badge').waitFor();
+    expect(await page.getByTestId('countdown').count()).toBe(0);
+    await page.screenshot({ path: `${SCREENSHOTS}demo-live-room.png` });
     watched.expectNoErrors(signedOut);
   });
 

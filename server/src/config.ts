@@ -44,6 +44,7 @@ const envSchema = z.object({
   ),
   BODY_LIMIT_BYTES: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(1_048_576)),
   SEED_DEMO: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).default('true')),
+  DEMO_LIVE: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).default('true')),
   TRUST_PROXY: z.preprocess(emptyAsUndefined, z.string().default('false').transform(parseTrustProxy)),
   SHUTDOWN_GRACE_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).default(10_000)),
   PRERENDER: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).default('true')),
@@ -151,6 +152,8 @@ export interface Config {
   logLevel: string;
   bodyLimitBytes: number;
   seedDemo: boolean;
+  /** With the demo data on a single instance: an always-live demo room looping a clip. */
+  demoLive: boolean;
   /**
    * Behind a reverse proxy: take the client address (per-IP limits) from X-Forwarded-For, read from
    * the right past this many hops or past these proxy addresses; false ignores the header.
@@ -238,6 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     seedDemo: e.SEED_DEMO === 'true',
+    demoLive: e.DEMO_LIVE === 'true',
     trustProxy: e.TRUST_PROXY,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     prerender: e.PRERENDER === 'true',

@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError } from './db/embedded.ts';
 import {
+  DEMO_LIVE_STREAM,
   DEMO_REPLAY_ROOM,
   DEMO_REPLAY_SECONDS,
   DEMO_REPLAY_THUMBNAIL,
@@ -26,6 +27,12 @@ async function main() {
         thumbnail: DEMO_REPLAY_THUMBNAIL,
       })
       .catch((error) => app.log.warn({ err: error }, 'making the demo replay video failed'));
+    // One looping publisher: only where no other instance could start a second (no REDIS_URL).
+    if (config.demoLive && !config.redisUrl) {
+      void app.media
+        .startDemoLive(DEMO_LIVE_STREAM)
+        .catch((error) => app.log.warn({ err: error }, 'starting the demo live room failed'));
+    }
   }
 
   let closing = false;

@@ -42,6 +42,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     logLevel: 'silent',
     bodyLimitBytes: 1_048_576,
     seedDemo: false,
+    demoLive: false,
     trustProxy: false,
     shutdownGraceMs: 1000,
     prerender: true,

@@ -50,3 +50,11 @@ export async function insertDemoReplay(tx: Tx, sellerIds: Map<string, string>, n
     })),
   });
 }
+
+/** The always-live demo room (DEMO_LIVE): its stream row is written at start by the media module. */
+export const DEMO_LIVE_STREAM = {
+  roomName: 'demo-live-crate-digging',
+  ownerHandle: SELLER,
+  title: 'Crate digging, live all day (demo)',
+  description: 'A demo room that is always live: the video loops, the products are real demo listings.',
+};

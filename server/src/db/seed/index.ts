@@ -4,5 +4,10 @@
  */
 export { DEMO_PASSWORD, ensureDemoImages, SEED_LOCK_ID } from './catalogue.ts';
 export { type SeedOptions, type SeedSummary, seedDemo, seedDemoIfEmpty } from './demo.ts';
-export { DEMO_REPLAY_ROOM, DEMO_REPLAY_SECONDS, DEMO_REPLAY_THUMBNAIL } from './demo-replay.ts';
+export {
+  DEMO_LIVE_STREAM,
+  DEMO_REPLAY_ROOM,
+  DEMO_REPLAY_SECONDS,
+  DEMO_REPLAY_THUMBNAIL,
+} from './demo-replay.ts';
 export { type LargeCatalogueSummary, seedLargeCatalogue } from './large-catalogue.ts';

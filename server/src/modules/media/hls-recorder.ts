@@ -74,6 +74,11 @@ export interface HlsRecorderOptions {
   log: { warn(object: object, message: string): void };
   /** A new thumbnail is in storage at this URL. */
   onThumbnail: (url: string) => void;
+  /**
+   * Keep only this many segments, deleting older ones from storage (the always-live demo room,
+   * which would otherwise grow without end). Such a stream has no whole replay.
+   */
+  keepSegments?: number;
   ffmpegPath?: string;
 }
 
@@ -91,6 +96,8 @@ export class HlsRecorder {
   private work: Promise<void> = Promise.resolve();
   private lastThumbnailAt = 0;
   private thumbnails = 0;
+  /** Stored thumbnails, newest last: only the last two are kept (pages may still show the one before). */
+  private readonly thumbnailKeys: string[] = [];
 
   constructor(private readonly options: HlsRecorderOptions) {}
 
@@ -177,6 +184,16 @@ export class HlsRecorder {
         await rm(part.dir, { recursive: true, force: true });
       }
     }
+    const keep = this.options.keepSegments;
+    if (keep !== undefined && playlist.segments.length > keep) {
+      const dropped = playlist.segments.splice(0, playlist.segments.length - keep);
+      playlist.sequence = (playlist.sequence ?? 0) + dropped.length;
+      const maps = new Set(playlist.segments.map((segment) => segment.map));
+      for (const segment of dropped) await storage.delete(hlsKey(roomName, segment.uri));
+      for (const map of new Set(dropped.map((segment) => segment.map))) {
+        if (!maps.has(map)) await storage.delete(hlsKey(roomName, map));
+      }
+    }
     if (added > 0) await putPlaylists(storage, roomName, playlist);
     if (this.parts.size === 0) this.stopTimer();
   }
@@ -191,6 +208,8 @@ export class HlsRecorder {
       .then(async (jpeg) => {
         await storage.put(hlsKey(roomName, name), jpeg, 'image/jpeg');
         onThumbnail(hlsPath(roomName, name));
+        this.thumbnailKeys.push(hlsKey(roomName, name));
+        while (this.thumbnailKeys.length > 2) await storage.delete(this.thumbnailKeys.shift() as string);
       })
       .catch((error) => log.warn({ err: error, roomName }, 'making a thumbnail failed'));
   }

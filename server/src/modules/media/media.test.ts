@@ -149,8 +149,9 @@ async function waitForStream<T>(
 
 async function segmentsIn(url: string, on = base): Promise<number> {
   const response = await fetch(`${on.replace('ws:', 'http:')}${url}`);
+  const text = await response.text();
   if (!response.ok) return 0;
-  return (await response.text()).split('\n').filter((line) => line.endsWith('.m4s')).length;
+  return text.split('\n').filter((line) => line.endsWith('.m4s')).length;
 }
 
 async function connectPublisher(room: string, mimeType: string, on = base) {
@@ -385,8 +386,12 @@ describe('pipeline faults and reconnects', () => {
     const publisher = await connectPublisher(room, H264_TYPE, on);
     await publish(publisher.socket, h264.sizes, 0, h264);
     const deadline = Date.now() + 15_000;
-    while ((await segmentsIn(`/media/hls/${room}/index.m3u8`, on)) < 2 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 100));
+    // Asked in-process: a keep-alive HTTP connection would hold up the close below.
+    const stored = async () =>
+      (await first.app.inject({ url: `/media/hls/${room}/index.m3u8` })).body
+        .split('\n')
+        .filter((line) => line.endsWith('.m4s')).length;
+    while ((await stored()) < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     await first.app.close(); // the instance goes away with the stream still live
     await endStream(room); // ended elsewhere (another instance, or the plan's limit)
     const restarted = await buildTestApp(

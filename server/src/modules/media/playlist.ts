@@ -19,6 +19,8 @@ export interface Playlist {
   segments: Segment[];
   /** #EXT-X-ENDLIST: nothing will be added. */
   ended: boolean;
+  /** The media sequence number of the first segment (older ones were dropped); 0 when absent. */
+  sequence?: number;
 }
 
 /** Segments kept in the live window: about 20 s at 1 s segments. */
@@ -31,9 +33,12 @@ export function parsePlaylist(text: string): Playlist {
   let duration: number | undefined;
   let discontinuity = false;
   let ended = false;
+  let sequence = 0;
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trim();
-    if (line.startsWith('#EXT-X-MAP:')) {
+    if (line.startsWith('#EXT-X-MEDIA-SEQUENCE:')) {
+      sequence = Number.parseInt(line.slice('#EXT-X-MEDIA-SEQUENCE:'.length), 10) || 0;
+    } else if (line.startsWith('#EXT-X-MAP:')) {
       map = /URI="([^"]*)"/.exec(line)?.[1] ?? map;
     } else if (line.startsWith('#EXTINF:')) {
       duration = Number.parseFloat(line.slice('#EXTINF:'.length));
@@ -47,7 +52,7 @@ export function parsePlaylist(text: string): Playlist {
       discontinuity = false;
     }
   }
-  return { segments, ended };
+  return sequence ? { segments, ended, sequence } : { segments, ended };
 }
 
 const targetDuration = (segments: Segment[]) =>
@@ -69,7 +74,7 @@ export function renderPlaylist(playlist: Playlist, window?: number): string {
     '#EXTM3U',
     '#EXT-X-VERSION:7',
     `#EXT-X-TARGETDURATION:${targetDuration(all)}`,
-    `#EXT-X-MEDIA-SEQUENCE:${first}`,
+    `#EXT-X-MEDIA-SEQUENCE:${(playlist.sequence ?? 0) + first}`,
   ];
   if (window === undefined) lines.push(`#EXT-X-PLAYLIST-TYPE:${playlist.ended ? 'VOD' : 'EVENT'}`);
   else lines.push(`#EXT-X-DISCONTINUITY-SEQUENCE:${discontinuitiesBefore}`);

@@ -34,3 +34,35 @@ export async function endedWithoutReplay(db: Db): Promise<string[]> {
     and ended_at > now() - interval '7 days'`);
   return result.rows.map((row) => row.room_name);
 }
+
+/**
+ * The demo's always-live room, owned by `ownerHandle`: live from now on with no end, its lineup
+ * the owner's three newest products in stock with the first pinned. False when the owner is not
+ * there (the demo data was not seeded).
+ */
+export async function upsertDemoLiveStream(
+  db: Db,
+  s: { roomName: string; ownerHandle: string; title: string; description: string },
+): Promise<boolean> {
+  const result = await db.execute<{ id: string }>(sql`
+    insert into streams (owner_id, room_name, title, description, duration_sec, is_active, started_at)
+    select id, ${s.roomName}, ${s.title}, ${s.description}, 0, true, now() from users where handle = ${s.ownerHandle}
+    on conflict (room_name) do update set is_active = true, ended_at = null, ends_at = null, vod_url = null
+    returning id`);
+  const streamId = result.rows[0]?.id;
+  if (!streamId) return false;
+  await db.execute(sql`
+    with picked as (
+      select p.id, row_number() over (order by p.created_at desc, p.id) - 1 as n
+      from products p join users u on u.id = p.seller_id
+      where u.handle = ${s.ownerHandle} and p.stock > 0 order by p.created_at desc, p.id limit 3
+    ), lineup as (
+      insert into stream_products (stream_id, product_id, position)
+      select ${streamId}, id, n from picked
+      on conflict do nothing
+    )
+    insert into stream_pins (stream_id, product_id)
+    select ${streamId}, id from picked
+    where n = 0 and not exists (select 1 from stream_pins where stream_id = ${streamId} and unpinned_at is null)`);
+  return true;
+}

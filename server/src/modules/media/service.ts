@@ -7,6 +7,7 @@ import type { Db } from '../../db/client.ts';
 import type { Bus } from '../../platform/bus.ts';
 import { egressRefusal, guardedLookup } from '../../platform/egress.ts';
 import type { Storage } from '../../platform/storage.ts';
+import { DemoLive } from './demo-live.ts';
 import { type DemoReplay, ensureDemoReplay } from './demo-replay.ts';
 import { Fmp4Ingest } from './fmp4-ingest.ts';
 import { closeStoredPlaylist, HlsRecorder } from './hls-recorder.ts';
@@ -14,7 +15,13 @@ import { WebmIngest } from './ingest.ts';
 import { LivePipeline } from './pipeline.ts';
 import { RoomRelay } from './relay.ts';
 import { decodeRelayEvent, encodeRelayEvent, type RelayEvent } from './relay-events.ts';
-import { endedWithoutReplay, restreamTargetOf, setReplayUrl, setThumbnailUrl } from './repo.ts';
+import {
+  endedWithoutReplay,
+  restreamTargetOf,
+  setReplayUrl,
+  setThumbnailUrl,
+  upsertDemoLiveStream,
+} from './repo.ts';
 import { Restream, redactRtmpUrl, webmStartOf } from './restream.ts';
 
 interface LiveRoom {
@@ -65,6 +72,7 @@ export class MediaService {
   private readonly rooms = new Map<string, LiveRoom>();
   private readonly instanceId = randomUUID();
   private readonly closeTimers = new Set<NodeJS.Timeout>();
+  private demoLive: DemoLive | undefined;
 
   constructor(
     private readonly db: Db,
@@ -122,6 +130,7 @@ export class MediaService {
     roomName: string,
     mimeType: string,
     onFailed: (reason: string) => void,
+    options: { keepSegments?: number } = {},
   ): Promise<void> {
     const room = this.room(roomName);
     await this.watchForEnd(roomName);
@@ -135,6 +144,7 @@ export class MediaService {
       roomName,
       storage: this.storage,
       log: this.log,
+      keepSegments: options.keepSegments,
       onThumbnail: (url) => {
         setThumbnailUrl(this.db, roomName, url).catch((error) =>
           this.log.warn({ err: error, roomName }, 'saving the thumbnail failed'),
@@ -347,7 +357,37 @@ export class MediaService {
     }
   }
 
+  /**
+   * Starts the always-live demo room (DEMO_LIVE): a clip looped as its publisher, forever. Only
+   * the last 20 segments are kept. Does nothing when the demo seller is not there.
+   */
+  async startDemoLive(demo: { roomName: string; ownerHandle: string; title: string; description: string }) {
+    if (this.demoLive || !(await upsertDemoLiveStream(this.db, demo))) return;
+    const { roomName } = demo;
+    const live = new DemoLive(
+      path.join(this.stagingDir, 'demo-clip'),
+      () =>
+        this.startPublishing(
+          roomName,
+          'video/webm;codecs=h264',
+          (reason) => this.log.warn({ roomName, reason }, 'demo live stream refused'),
+          { keepSegments: 20 },
+        ),
+      (chunk) => {
+        try {
+          this.pushFromPublisher(roomName, chunk);
+        } catch (error) {
+          this.log.warn({ err: error, roomName }, 'demo live bytes refused');
+        }
+      },
+      this.log,
+    );
+    this.demoLive = live;
+    await live.start();
+  }
+
   async close(): Promise<void> {
+    this.demoLive?.stop();
     for (const timer of this.closeTimers) clearTimeout(timer);
     const restreamsStopped = [...this.rooms.values()].map((room) => this.stopRestream(room));
     for (const [roomName, room] of this.rooms) {

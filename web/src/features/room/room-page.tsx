@@ -103,7 +103,8 @@ function Room({ stream }: { stream: Stream }) {
 
   const ended = state.ended || (!stream.isActive && stream.startedAt !== null);
   const endsAt = ended ? null : (state.endsAt ?? (stream.isActive ? stream.endsAt : null));
-  const live = !ended && endsAt !== null;
+  // Live once started; a stream without an end (the always-live demo room) shows no countdown.
+  const live = !ended && (endsAt !== null || stream.isActive);
   const now = useNow(live);
   const secondsLeft = ended ? null : live ? secondsUntil(endsAt, now) : stream.durationSec;
 
