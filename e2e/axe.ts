@@ -18,6 +18,20 @@ export interface AxeViolation {
  * page's context must be opened with `bypassCSP: true` (the app's CSP allows only 'self' scripts).
  */
 export async function scanWithAxe(page: Page): Promise<AxeViolation[]> {
+  // A settled page: a button still fading in (a transition) would read as low contrast. Endless
+  // animations (spinners, the live dot) are left alone.
+  await page
+    .waitForFunction(
+      () =>
+        document
+          .getAnimations()
+          .every(
+            (a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Number.POSITIVE_INFINITY,
+          ),
+      undefined,
+      { timeout: 5000 },
+    )
+    .catch(() => {});
   await page.addScriptTag({ content: AXE_SOURCE });
   return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (context: Document) => Promise<AxeResults> } }).axe;

@@ -53,6 +53,8 @@ describe('chat moderation', { timeout: 90_000 }, () => {
       .getByTestId('moderator-item')
       .filter({ hasText: `@${moderatorHandle}` })
       .waitFor();
+    // The add button is enabled again (a disabled one is drawn at half contrast).
+    await dialog.locator('[data-testid="moderator-add"]:not([disabled])').waitFor();
     expect(seriousViolations(await scanWithAxe(page))).toEqual([]);
     await dialog.getByRole('button', { name: 'Close', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
