@@ -178,7 +178,8 @@ export function loopbackPage(): string {
     const stream = await navigator.mediaDevices.getUserMedia({ audio: true, video: true });
     preview.srcObject = stream;
     preview.play().catch(() => {});
-    const mimeType = cfg.mimeTypes.find((t) => MediaRecorder.isTypeSupported(t));
+    // Recorded and played in this page: a type both MediaRecorder and MSE take (MSE plays no H.264 in WebM).
+    const mimeType = cfg.mimeTypes.find((t) => MediaRecorder.isTypeSupported(t) && MediaSource.isTypeSupported(t));
     const mediaSource = new MediaSource();
     playback.src = URL.createObjectURL(mediaSource);
     await new Promise((resolve) => mediaSource.addEventListener('sourceopen', resolve, { once: true }));
