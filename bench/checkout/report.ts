@@ -17,26 +17,11 @@ export function judgeAndReport(
   machine: { loadAverageBefore: number[]; exitCode: number | null },
 ): boolean {
   const { accounts, floorProduct, floorHealth, signUpSec, serverStartSec, warmupOrders } = setup;
-  const {
-    purchases,
-    t0,
-    burstSec,
-    serverCpuPct,
-    sessions,
-    refused,
-    checkoutOther,
-    confirmed,
-    confirmOther,
-    lastCheckoutAt,
-    lastConfirmAt,
-    checkoutsPerSec,
-    purchasesPerSec,
-    checkoutMs,
-    sessionMs,
-    refusedMs,
-    confirmMs,
-    totalMs,
-  } = burst;
+  // The burst's outcomes, its pace, and the latency samples of each step.
+  const { purchases, sessions, refused, confirmed, checkoutOther, confirmOther } = burst;
+  const { t0, burstSec, serverCpuPct, lastCheckoutAt, lastConfirmAt, checkoutsPerSec, purchasesPerSec } =
+    burst;
+  const { checkoutMs, sessionMs, refusedMs, confirmMs, totalMs } = burst;
   const {
     sellerOrders,
     ordersSettledMs,

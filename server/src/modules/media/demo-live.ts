@@ -6,6 +6,28 @@ import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
+
+/** The demo room's stream row (written by the media repo's upsertDemoLiveStream). */
+export interface DemoLiveStream {
+  roomName: string;
+  ownerHandle: string;
+  title: string;
+  description: string;
+}
+
+/** What the loop needs of the media service: to publish into the room like a broadcaster. */
+export interface DemoPublishing {
+  startPublishing(
+    roomName: string,
+    mimeType: string,
+    onFailed: (reason: string) => void,
+    options?: { keepSegments?: number },
+  ): Promise<void>;
+  pushFromPublisher(roomName: string, chunk: Buffer): void;
+}
+
+/** Segments the demo room keeps in storage: it never ends, so it has no whole replay. */
+const KEEP_SEGMENTS = 20;
 /** The clip's length: it loops for as long as the server runs. */
 const CLIP_SECONDS = 12;
 const RESTART_MS = 2000;
@@ -23,12 +45,30 @@ export class DemoLive {
 
   constructor(
     private readonly clipDir: string,
-    /** A (re)started loop: the publisher starts over. */
-    private readonly onStart: () => Promise<void>,
-    private readonly onBytes: (chunk: Buffer) => void,
+    private readonly roomName: string,
+    private readonly media: DemoPublishing,
     private readonly log: { warn(object: object, message: string): void },
     private readonly ffmpegPath = 'ffmpeg',
   ) {}
+
+  /** A (re)started loop: the room's publisher starts over, keeping only the last segments. */
+  private onStart(): Promise<void> {
+    const { roomName, log } = this;
+    return this.media.startPublishing(
+      roomName,
+      'video/webm;codecs=h264',
+      (reason) => log.warn({ roomName, reason }, 'demo live stream refused'),
+      { keepSegments: KEEP_SEGMENTS },
+    );
+  }
+
+  private onBytes(chunk: Buffer): void {
+    try {
+      this.media.pushFromPublisher(this.roomName, chunk);
+    } catch (error) {
+      this.log.warn({ err: error, roomName: this.roomName }, 'demo live bytes refused');
+    }
+  }
 
   async start(): Promise<void> {
     const clip = await this.ensureClip();

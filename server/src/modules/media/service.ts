@@ -7,7 +7,7 @@ import type { Db } from '../../db/client.ts';
 import type { Bus } from '../../platform/bus.ts';
 import { egressRefusal, guardedLookup } from '../../platform/egress.ts';
 import type { Storage } from '../../platform/storage.ts';
-import { DemoLive } from './demo-live.ts';
+import { DemoLive, type DemoLiveStream } from './demo-live.ts';
 import { type DemoReplay, ensureDemoReplay } from './demo-replay.ts';
 import { Fmp4Ingest } from './fmp4-ingest.ts';
 import { closeStoredPlaylist, HlsRecorder } from './hls-recorder.ts';
@@ -357,33 +357,11 @@ export class MediaService {
     }
   }
 
-  /**
-   * Starts the always-live demo room (DEMO_LIVE): a clip looped as its publisher, forever. Only
-   * the last 20 segments are kept. Does nothing when the demo seller is not there.
-   */
-  async startDemoLive(demo: { roomName: string; ownerHandle: string; title: string; description: string }) {
+  /** Starts the always-live demo room (DEMO_LIVE), once; see demo-live.ts. */
+  async startDemoLive(demo: DemoLiveStream): Promise<void> {
     if (this.demoLive || !(await upsertDemoLiveStream(this.db, demo))) return;
-    const { roomName } = demo;
-    const live = new DemoLive(
-      path.join(this.stagingDir, 'demo-clip'),
-      () =>
-        this.startPublishing(
-          roomName,
-          'video/webm;codecs=h264',
-          (reason) => this.log.warn({ roomName, reason }, 'demo live stream refused'),
-          { keepSegments: 20 },
-        ),
-      (chunk) => {
-        try {
-          this.pushFromPublisher(roomName, chunk);
-        } catch (error) {
-          this.log.warn({ err: error, roomName }, 'demo live bytes refused');
-        }
-      },
-      this.log,
-    );
-    this.demoLive = live;
-    await live.start();
+    this.demoLive = new DemoLive(path.join(this.stagingDir, 'demo-clip'), demo.roomName, this, this.log);
+    await this.demoLive.start();
   }
 
   async close(): Promise<void> {
