@@ -197,6 +197,17 @@ describe('live video: one pipeline, two paths, the replay from the same segments
     while ((await segmentsIn(live.hlsUrl ?? '')) < 2 && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 100));
     expect((await probe(`${http(base)}${live.hlsUrl}`)).codecs).toEqual(['aac', 'h264']);
+    // Only a stream's own file names are served: nothing else in storage, no other folder.
+    for (const url of [
+      `/media/hls/${room}/..%2F..%2Fuploads%2Fx.webp`,
+      `/media/hls/${room}/index.m3u8.bak`,
+      `/media/hls/${room}/INDEX.M3U8`,
+      `/media/hls/Not_A_Room/index.m3u8`,
+      `/media/hls/${room}/missing.m4s`,
+    ]) {
+      const response = await t.app.inject({ url });
+      expect({ url, status: response.statusCode }).toEqual({ url, status: 404 });
+    }
     // ffmpeg's working folder (segments being written) is not served.
     const working = path.join(t.config.dataDir, 'live', room);
     expect(existsSync(working)).toBe(true);
