@@ -1,0 +1,33 @@
+/** The broadcaster: a new seller goes live through /golive and Start Stream (the app's own MediaRecorder → /ws/publish). */
+
+import { signUpThroughForm } from '../../e2e/accounts.ts';
+import type { WatchedPage } from '../../e2e/browser.ts';
+import { PREVIEW, waitForDecodedFrame } from './probe.ts';
+import type { Rig } from './setup.ts';
+import { checkNotStopped } from './stop.ts';
+
+export interface Broadcast {
+  seller: WatchedPage;
+  /** /room/<name> */
+  roomPath: string;
+  /** Wall time the page showed LIVE. */
+  streamStartedAt: number;
+}
+
+/** Signs a seller up, creates the room and starts the stream once the camera preview shows the clip. */
+export async function goLive(rig: Rig): Promise<Broadcast> {
+  const seller = await rig.open([{ name: 'preview', selector: PREVIEW }]);
+  await signUpThroughForm(seller.page, 'latency');
+  await seller.page.goto('/golive');
+  await seller.page.getByLabel('Stream title').fill('Latency bench');
+  await seller.page.getByTestId('golive-submit').click();
+  await seller.page.waitForURL(/\/room\/latency-bench-[0-9a-f]+$/);
+  const roomPath = new URL(seller.page.url()).pathname;
+  await waitForDecodedFrame(seller.page, 'preview', 15_000);
+  checkNotStopped();
+  await seller.page.getByTestId('start-stream').click();
+  await seller.page.getByTestId('live-badge').waitFor();
+  const streamStartedAt = Date.now();
+  console.log(`  live in ${roomPath}`);
+  return { seller, roomPath, streamStartedAt };
+}
