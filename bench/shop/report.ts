@@ -1,13 +1,17 @@
 /** The shop bench's verdicts (the invariants and the target), its table and its JSON. */
 import { availableParallelism, loadavg } from 'node:os';
 import { type Row, report } from '../report.ts';
-import type { After, ChatBaseline, PurchaseWindow, Rss, Setup, ShopSteps, Viewers } from '../shop.ts';
 import { countBy, fixed, sum } from '../support.ts';
+import type { After } from './after.ts';
 import { dist, type Figures, relativeTo } from './figures.ts';
 import { DEFAULTS, type Options, TARGET, VIEWER_CONCURRENCY } from './options.ts';
+import type { ShopSteps } from './pin-offer.ts';
+import type { PurchaseWindow, Rss } from './purchase-window.ts';
+import type { Setup } from './setup.ts';
+import type { ChatBaseline, Viewers } from './viewers.ts';
 import type { Watch } from './watch.ts';
 
-/** Everything a run measured, phase by phase (the phases are in bench/shop.ts). */
+/** Everything a run measured, phase by phase (the phases are in bench/shop/). */
 export interface ShopRun {
   setupLabel: string;
   loadAverageBefore: number[];
