@@ -4,12 +4,13 @@
  * The real server (server/src/main.ts, fresh PGlite DATA_DIR) runs in a child process; one
  * Debian Chromium (/usr/bin/chromium, the e2e launcher's flags) runs every page, so every page
  * reads the same system clock. The broadcaster's camera is Chromium's fake capture device fed
- * from a Y4M file made with ffmpeg at bench time: 640x360, 30 fps, a 10-second loop whose every
- * frame shows its number (0–299) as a barcode of 24 large black/white blocks (12 bits, each bit
+ * from a Y4M file made with ffmpeg at bench time: 640x360, 30 fps, a 20-second loop whose every
+ * frame shows its number (0–599) as a barcode of 24 large black/white blocks (12 bits, each bit
  * once as itself and once inverted: a frame decodes only when all 12 pairs clearly differ, so a
- * smeared or half-decoded frame never gives a wrong number). The frame numbers repeat every 10 s;
- * a viewer frame is matched to the broadcaster's showing of the same number within the 5 s before
- * it, so latencies up to 5 s are measured and anything later counts as unmatched.
+ * smeared or half-decoded frame never gives a wrong number). The frame numbers repeat every 20 s;
+ * a viewer frame is matched to the broadcaster's showing of the same number within the 19 s before
+ * it, so latencies up to 19 s (HLS is several seconds behind) are measured and anything later
+ * counts as unmatched; never as a wrong match, since the next older showing is 20 s back.
  *
  * A probe script in every page hooks requestVideoFrameCallback on its <video>, draws each frame
  * into a 96x54 canvas, decodes the blocks and logs (frame, time): the time is the frame's
@@ -19,9 +20,12 @@
  *   broadcaster  a signed-up seller goes live through /golive and Start Stream (the app's own
  *                MediaRecorder → /ws/publish); the probe reads the camera preview
  *                (data-testid="camera-preview")
- *   viewer       a signed-out viewer in its own browser context on /room/:name (MSE player,
- *                data-testid="live-video"); latency = viewer time − preview time of the same frame,
- *                median / p95 / p99 over the measured window (60 s)
+ *   viewers      three signed-out viewers, each in its own browser context, on the same stream:
+ *                /room/:name?path=ws (fMP4 over the WebSocket into MSE), ?path=hls (the live
+ *                playlist in Chromium's own HLS player) and ?path=hlsjs (hls.js); the probe reads
+ *                data-testid="live-video", whose data-path / data-engine are checked against the
+ *                forced path. Latency = viewer time − preview time of the same frame, median /
+ *                p95 / p99 per path over the measured window (60 s)
  *   late joins   3 more signed-out contexts open the room during the window (the first after the
  *                stream has run ~20 s), each with a cold cache: navigation start → first frame
  *                presented, with the media WebSocket's open and first bytes on the way

@@ -5,7 +5,14 @@ import { percentile } from '../report.ts';
 import { CLIP_FRAMES, LOOP_MS } from './clip.ts';
 import type { ProbeState } from './probe.ts';
 
+/** A viewer frame may show up this much before the preview's copy (clock and vsync noise). */
 export const MATCH_SLACK_MS = 50;
+/**
+ * How far back a viewer frame is matched to the preview's showing of the same number: a loop
+ * less a second. The next older showing is a whole loop earlier, so a latency below this is never
+ * matched to the wrong loop, and one above it counts as unmatched: the measurable limit (19 s).
+ */
+export const MATCH_WINDOW_MS = LOOP_MS - 1000;
 
 export interface Shown {
   frame: number;
@@ -36,9 +43,10 @@ export function match(source: Shown[], sink: Shown[]): { samples: Sample[]; unma
   const samples: Sample[] = [];
   let unmatched = 0;
   for (const s of sink) {
-    // The frame numbers repeat every loop: the earliest showing in the half loop before this one.
+    // The frame numbers repeat every loop: the earliest showing in the window before this one
+    // (the earliest: a preview that stalls shows a frame more than once).
     const candidates = (bySource.get(s.frame) ?? []).filter(
-      (t) => t <= s.at + MATCH_SLACK_MS && t > s.at - LOOP_MS / 2,
+      (t) => t <= s.at + MATCH_SLACK_MS && t > s.at - MATCH_WINDOW_MS,
     );
     if (candidates.length === 0) {
       unmatched += 1;

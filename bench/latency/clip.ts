@@ -1,13 +1,15 @@
 /**
  * The latency clip: every frame shows its number as block barcodes (12 bits, each also inverted),
- * piped through ffmpeg into a Y4M file the fake camera plays.
+ * piped through ffmpeg into a Y4M file the fake camera plays. The loop is 20 s (600 frames,
+ * 207 MB): the numbers repeat every 20 s, so a viewer up to 19 s behind (HLS) is still matched to
+ * the right showing (analysis.ts, MATCH_WINDOW_MS).
  */
 
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { statSync } from 'node:fs';
 
-export const CLIP = { width: 640, height: 360, fps: 30, loopSec: 10, bits: 12, cols: 6, rows: 4 } as const;
+export const CLIP = { width: 640, height: 360, fps: 30, loopSec: 20, bits: 12, cols: 6, rows: 4 } as const;
 export const CLIP_FRAMES = CLIP.fps * CLIP.loopSec;
 export const LOOP_MS = CLIP.loopSec * 1000;
 export const Y_BLACK = 16;

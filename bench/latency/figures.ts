@@ -14,6 +14,7 @@ import {
 } from './analysis.ts';
 import type { LateJoinRun } from './late-joins.ts';
 import type { Measured } from './measure.ts';
+import type { ViewerRun } from './viewers.ts';
 
 export interface LoopbackFigures {
   latency: Stats;
@@ -80,18 +81,62 @@ export function lateJoinFigures(
   };
 }
 
-export function figures(measured: Measured) {
-  const { fromAt, toAt, sellerState, viewerState, lateJoinRuns } = measured;
-  const preview = shown(sellerState, 'preview');
-  const live = shown(viewerState, 'live');
+export interface ViewerFigures {
+  path: ViewerRun['path'];
+  latency: Stats;
+  /** Outside the late joiners' loading. */
+  quiet: Stats;
+  unmatched: number;
+  undecoded: number;
+  flow: Flow;
+  seeks: number;
+  perSecond: ReturnType<typeof timeline>;
+  firstFrameMs: number;
+  /** The video's data-path / data-engine, and whether they are the forced path's. */
+  dataPath: string;
+  dataEngine: string;
+  onPath: boolean;
+  error?: string;
+  problems: string[];
+}
+
+/** One viewer's latency to the preview, its flow and path over the window [fromAt, toAt]. */
+export function viewerFigures(
+  run: ViewerRun,
+  preview: Shown[],
+  fromAt: number,
+  toAt: number,
+  busy: Array<readonly [number, number]>,
+): ViewerFigures {
+  const live = shown(run.state, 'live');
   const inWindow = (s: Shown) => s.at >= fromAt && s.at <= toAt;
-  const main = match(preview.decoded, live.decoded.filter(inWindow));
-  const latency = stats(main.samples.map((s) => s.ms));
+  const m = match(preview, live.decoded.filter(inWindow));
+  const quietSamples = m.samples.filter((s) => !busy.some(([a, b]) => s.at >= a && s.at <= b));
+  const offset = run.state?.offsetMs ?? 0;
+  return {
+    path: run.path,
+    latency: stats(m.samples.map((s) => s.ms)),
+    quiet: stats(quietSamples.map((s) => s.ms)),
+    unmatched: m.unmatched,
+    undecoded: live.all.filter((s) => inWindow(s) && s.frame < 0).length,
+    flow: flow(live.decoded, fromAt, toAt),
+    seeks: (run.state?.targets.live?.seeks ?? []).filter((t) => inWindow({ frame: 0, at: offset + t }))
+      .length,
+    perSecond: timeline(m.samples, live.decoded, fromAt, toAt),
+    firstFrameMs: run.firstFrameMs,
+    dataPath: run.dataPath,
+    dataEngine: run.dataEngine,
+    onPath: run.dataPath === run.path.expected.path && run.dataEngine === run.path.expected.engine,
+    ...(run.error ? { error: run.error } : {}),
+    problems: run.problems,
+  };
+}
+
+export function figures(measured: Measured) {
+  const { fromAt, toAt, sellerState, lateJoinRuns } = measured;
+  const preview = shown(sellerState, 'preview');
+  const inWindow = (s: Shown) => s.at >= fromAt && s.at <= toAt;
   const busy = lateJoinRuns.map((r) => [r.gotoAt, r.closedAt || toAt] as const);
-  const quietSamples = main.samples.filter((s) => !busy.some(([a, b]) => s.at >= a && s.at <= b));
-  const viewerSeeks = (viewerState.targets.live?.seeks ?? []).filter((t) =>
-    inWindow({ frame: 0, at: viewerState.offsetMs + t }),
-  ).length;
 
   // Camera → preview, from requestVideoFrameCallback's captureTime (when Chromium gives one).
   const captureDelays = (sellerState?.targets.preview?.frames ?? [])
@@ -100,15 +145,9 @@ export function figures(measured: Measured) {
     .map(([, , expected, capture]) => expected - capture);
 
   return {
-    latency,
-    unmatched: main.unmatched,
-    quiet: stats(quietSamples.map((s) => s.ms)),
-    viewerFlow: flow(live.decoded, fromAt, toAt),
+    viewers: measured.viewers.map((run) => viewerFigures(run, preview.decoded, fromAt, toAt, busy)),
     previewFlow: flow(preview.decoded, fromAt, toAt),
-    viewerSeeks,
-    viewerUndecoded: live.all.filter((s) => inWindow(s) && s.frame < 0).length,
     previewUndecoded: preview.all.filter((s) => inWindow(s) && s.frame < 0).length,
-    perSecond: timeline(main.samples, live.decoded, fromAt, toAt),
     cameraToPreview: stats(captureDelays),
     loopback: measured.loopback ? loopbackFigures(measured.loopback) : undefined,
     joins: lateJoinRuns.map((run) => lateJoinFigures(run, preview.decoded, fromAt, measured.streamStartedAt)),

@@ -3,75 +3,81 @@
 import { availableParallelism } from 'node:os';
 import { type Row, report } from '../report.ts';
 import { CLIP, CLIP_FRAMES } from './clip.ts';
-import { type Figures, figures } from './figures.ts';
+import { type Figures, figures, type ViewerFigures } from './figures.ts';
 import type { Measured } from './measure.ts';
 import { DEFAULTS, TARGET } from './options.ts';
 import type { ProbeState } from './probe.ts';
 import type { Rig } from './setup.ts';
 import { fixed } from './stop.ts';
 
+const metOrMissed = (ok: boolean) => (ok ? 'met' : 'MISSED');
+const pathNote = (v: ViewerFigures) =>
+  `data-path=${v.dataPath || '-'} data-engine=${v.dataEngine || '-'}` +
+  (v.onPath ? '' : ` (NOT the forced ${v.path.query})`);
+
 export function verdictsOf(f: Figures): string[] {
-  const { latency, joins } = f;
-  const medianMet = latency.p50 <= TARGET.medianMs;
   return [
-    `${medianMet ? 'met' : 'MISSED'}: median glass-to-glass ${fixed(latency.p50, 0)} ms ≤ ${TARGET.medianMs} ms` +
-      ` (aim ≤ ${TARGET.aimMedianMs} ms: ${latency.p50 <= TARGET.aimMedianMs ? 'met' : 'not yet'}); p95 ${fixed(latency.p95, 0)} ms`,
-    ...joins.map(
+    ...f.viewers.map(
+      (v) =>
+        `${metOrMissed(v.latency.p50 <= v.path.targetP50Ms)}: ${v.path.label} median glass-to-glass ` +
+        `${fixed(v.latency.p50, 0)} ms ≤ ${v.path.targetP50Ms} ms; p95 ${fixed(v.latency.p95, 0)} ms` +
+        (v.path.key === 'ws'
+          ? ` (aim ≤ ${TARGET.aimMedianMs} ms: ${v.latency.p50 <= TARGET.aimMedianMs ? 'met' : 'not yet'})`
+          : '') +
+        (v.onPath ? '' : `; ${pathNote(v)}`) +
+        (v.error ? ` (${v.error})` : ''),
+    ),
+    ...f.joins.map(
       (j) =>
-        `${j.firstFrameMs <= TARGET.lateJoinFirstFrameMs ? 'met' : 'MISSED'}: late join ${j.index} ` +
+        `${metOrMissed(j.firstFrameMs <= TARGET.lateJoinFirstFrameMs)}: late join ${j.index} ` +
         `(${fixed(j.atStreamSec, 0)} s into the stream): first frame ${fixed(j.firstFrameMs, 0)} ms after navigation start ≤ ${TARGET.lateJoinFirstFrameMs} ms` +
         (j.error ? ` (${j.error})` : ''),
     ),
   ];
 }
 
-export function rowsOf(f: Figures, measured: Measured): Row[] {
-  const { latency, quiet, viewerFlow, previewFlow, joins, cameraToPreview } = f;
-  const lb = f.loopback;
-  const bl = lb?.latency;
-  const medianMet = latency.p50 <= TARGET.medianMs;
+function viewerRows(v: ViewerFigures, f: Figures): Row[] {
+  const bl = f.loopback?.latency;
+  const label = `${v.path.label} (${v.path.query})`;
   return [
     {
-      metric: 'glass-to-glass p50',
-      value: latency.p50,
+      metric: `${label} glass-to-glass p50`,
+      value: v.latency.p50,
       unit: 'ms',
       ...(bl ? { baseline: bl.p50 } : {}),
-      note: `target ≤ ${TARGET.medianMs} ms (aim ≤ ${TARGET.aimMedianMs}): ${medianMet ? 'met' : 'MISSED'}; ${latency.n} frames`,
+      note:
+        `target ≤ ${v.path.targetP50Ms} ms: ${metOrMissed(v.latency.p50 <= v.path.targetP50Ms)}; ${v.latency.n} frames; ` +
+        `${pathNote(v)}${v.error ? `; ${v.error}` : ''}`,
     },
-    { metric: 'glass-to-glass p95', value: latency.p95, unit: 'ms', ...(bl ? { baseline: bl.p95 } : {}) },
-    { metric: 'glass-to-glass p99', value: latency.p99, unit: 'ms', ...(bl ? { baseline: bl.p99 } : {}) },
+    { metric: `${label} p95`, value: v.latency.p95, unit: 'ms', ...(bl ? { baseline: bl.p95 } : {}) },
     {
-      metric: 'glass-to-glass min / max',
-      value: latency.min,
+      metric: `${label} p99`,
+      value: v.latency.p99,
       unit: 'ms',
-      ...(bl ? { baseline: bl.min } : {}),
-      note: `max ${fixed(latency.max, 0)} ms (baseline ${fixed(bl?.max ?? Number.NaN, 0)} ms)`,
+      ...(bl ? { baseline: bl.p99 } : {}),
+      note: `min ${fixed(v.latency.min, 0)}, max ${fixed(v.latency.max, 0)} ms; no late joiner loading: p50 ${fixed(v.quiet.p50, 0)} / p95 ${fixed(v.quiet.p95, 0)} ms`,
     },
     {
-      metric: 'glass-to-glass p50 / p95, no late joiner loading',
-      value: quiet.p50,
-      unit: 'ms',
-      note: `p95 ${fixed(quiet.p95, 0)} ms; ${quiet.n} frames outside the late joins`,
-    },
-    {
-      metric: 'viewer frames shown/s',
-      value: viewerFlow.fps,
+      metric: `${label} frames shown/s`,
+      value: v.flow.fps,
       unit: '/s',
-      ...(lb ? { baseline: lb.flow.fps } : {}),
-      note: `preview ${fixed(previewFlow.fps)}/s; the clip is ${CLIP.fps} fps`,
+      ...(f.loopback ? { baseline: f.loopback.flow.fps } : {}),
+      note:
+        `longest gap ${fixed(v.flow.longestGapMs, 0)} ms; skipped ${v.flow.skipped}, repeated ${v.flow.repeats}, ` +
+        `seeks ${v.seeks}; unmatched ${v.unmatched}, undecoded ${v.undecoded}; first frame ${fixed(v.firstFrameMs, 0)} ms after goto`,
     },
+  ];
+}
+
+export function rowsOf(f: Figures): Row[] {
+  const { previewFlow, joins, cameraToPreview } = f;
+  return [
+    ...f.viewers.flatMap((v) => viewerRows(v, f)),
     {
-      metric: 'viewer longest gap between frames',
-      value: viewerFlow.longestGapMs,
-      unit: 'ms',
-      ...(lb ? { baseline: lb.flow.longestGapMs } : {}),
-      note: `preview ${fixed(previewFlow.longestGapMs, 0)} ms`,
-    },
-    {
-      metric: 'viewer frames skipped / repeated',
-      value: viewerFlow.skipped,
-      unit: '',
-      note: `live-edge jumps (seeks) ${f.viewerSeeks}; repeated or backwards ${viewerFlow.repeats}; preview skipped ${previewFlow.skipped}; unmatched ${f.unmatched}, undecoded ${f.viewerUndecoded} (preview ${f.previewUndecoded})`,
+      metric: 'broadcaster preview frames shown/s',
+      value: previewFlow.fps,
+      unit: '/s',
+      note: `the clip is ${CLIP.fps} fps; longest gap ${fixed(previewFlow.longestGapMs, 0)} ms; skipped ${previewFlow.skipped}; undecoded ${f.previewUndecoded}`,
     },
     ...joins.map(
       (j): Row => ({
@@ -79,7 +85,7 @@ export function rowsOf(f: Figures, measured: Measured): Row[] {
         value: j.firstFrameMs,
         unit: 'ms',
         note:
-          `target ≤ ${TARGET.lateJoinFirstFrameMs} ms: ${j.firstFrameMs <= TARGET.lateJoinFirstFrameMs ? 'met' : 'MISSED'}; ` +
+          `target ≤ ${TARGET.lateJoinFirstFrameMs} ms: ${metOrMissed(j.firstFrameMs <= TARGET.lateJoinFirstFrameMs)}; ` +
           `${fixed(j.atStreamSec, 0)} s into the stream; HTML ${fixed(j.htmlMs, 0)}, DOMContentLoaded ` +
           `${fixed(j.domContentLoadedMs, 0)}, room API ${fixed(j.streamApiMs, 0)}, media socket created ` +
           `${fixed(j.mediaSocketCreatedMs, 0)} / open ${fixed(j.mediaSocketOpenMs, 0)} / first bytes ` +
@@ -88,12 +94,6 @@ export function rowsOf(f: Figures, measured: Measured): Row[] {
           (j.error ? `; ${j.error}` : ''),
       }),
     ),
-    {
-      metric: 'first viewer: goto → first frame',
-      value: measured.viewerFirstFrameMs,
-      unit: 'ms',
-      note: 'seen from this process (waitForFunction polling included), stream just started',
-    },
     {
       metric: 'camera → preview (captureTime) p50',
       value: cameraToPreview.p50,
@@ -105,13 +105,13 @@ export function rowsOf(f: Figures, measured: Measured): Row[] {
   ];
 }
 
-/** Judges the run, prints the table and writes bench/results/latency*.json; true when there was a sample. */
+/** Judges the run, prints the table and writes bench/results/latency*.json; true when every viewer had samples. */
 export function judgeAndReport(rig: Rig, measured: Measured, cleanedAt: number): boolean {
   const { options } = rig;
   const f = figures(measured);
   const verdicts = verdictsOf(f);
   const name = options.seconds === DEFAULTS.seconds ? 'latency' : `latency-${options.seconds}s`;
-  report(name, rowsOf(f, measured), {
+  report(name, rowsOf(f), {
     options,
     machine: {
       cpus: availableParallelism(),
@@ -122,26 +122,24 @@ export function judgeAndReport(rig: Rig, measured: Measured, cleanedAt: number):
     target: TARGET,
     method:
       'fake camera from a Y4M clip whose frames carry their number as a block barcode; requestVideoFrameCallback ' +
-      'on the preview and on the viewer <video>, canvas decode; time = expectedDisplayTime in wall time (per-page ' +
-      'Date.now() offset); latency = viewer time − preview time of the same frame; one Chromium, separate contexts',
+      'on the preview and on each viewer <video>, canvas decode; time = expectedDisplayTime in wall time (per-page ' +
+      'Date.now() offset); latency = viewer time − preview time of the same frame; one Chromium, separate contexts; ' +
+      'one viewer per delivery path (?path=ws, ?path=hls, ?path=hlsjs) on the same stream',
     baseline:
       'loopback: the same camera recorded with the app’s MediaRecorder settings and appended to MSE in the same page ' +
       '(no network, no server), with the player’s live-edge rule; playback time − preview time of the same frame',
     clip: { ...CLIP, frames: CLIP_FRAMES, bytes: rig.clip.bytes, generateMs: rig.clip.ms },
-    latency: { ...f.latency, unmatched: f.unmatched, undecoded: f.viewerUndecoded, perSecond: f.perSecond },
-    quiet: f.quiet,
-    viewerFlow: { ...f.viewerFlow, seeks: f.viewerSeeks },
+    viewers: f.viewers.map(({ path, ...v }) => ({ path: path.key, ...v })),
     previewFlow: f.previewFlow,
     cameraToPreview: f.cameraToPreview,
     loopback: f.loopback ? { ...f.loopback, status: measured.loopback?.status } : undefined,
     lateJoins: f.joins,
-    viewerFirstFrameMs: measured.viewerFirstFrameMs,
     clocks: {
       note: 'per page: offset (Date.now() − performance.now()) vs performance.timeOrigin; they should agree to ~1 ms',
       pages: (
         [
           ['seller', measured.sellerState],
-          ['viewer', measured.viewerState],
+          ...measured.viewers.map((v) => [`viewer ${v.path.key}`, v.state] as const),
           ...measured.lateJoinRuns.map((r) => [`late ${r.index}`, r.state] as const),
         ] as Array<readonly [string, ProbeState | undefined]>
       ).map(([label, s]) => ({
@@ -149,14 +147,15 @@ export function judgeAndReport(rig: Rig, measured: Measured, cleanedAt: number):
         offsetMinusTimeOriginMs: s ? s.offsetMs - s.timeOrigin : Number.NaN,
       })),
     },
-    problems: measured.problems,
+    problems: { seller: measured.sellerProblems },
     durationSec: (cleanedAt - rig.started) / 1000,
     verdicts,
   });
   console.log(`\nverdicts:\n  ${verdicts.join('\n  ')}`);
-  if (f.latency.n === 0) {
-    console.error('!! no latency sample: the viewer showed no frame the broadcaster showed');
-    return false;
-  }
-  return true;
+  const empty = f.viewers.filter((v) => v.latency.n === 0);
+  for (const v of empty)
+    console.error(
+      `!! no latency sample on ${v.path.label}: that viewer showed no frame the broadcaster showed`,
+    );
+  return empty.length === 0;
 }

@@ -1,16 +1,19 @@
 /**
- * Phase 2, measure: the loopback baseline, then the broadcaster goes live, a viewer plays it, and
- * over the measured window the late joins come and go. Returns the pages' raw probe logs.
+ * Phase 2, measure: the loopback baseline, then the broadcaster goes live, one viewer per delivery
+ * path (WebSocket, HLS native, hls.js) plays it, and over the measured window the late joins come
+ * and go. Returns the pages' raw probe logs.
  */
 
 import { loadavg } from 'node:os';
 import { type Loopback, measureLoopback } from './baseline.ts';
 import { goLive } from './broadcaster.ts';
 import { type LateJoinRun, runLateJoins } from './late-joins.ts';
-import { LIVE_VIDEO, type ProbeState, readProbe, waitForDecodedFrame } from './probe.ts';
+import { VIEWER_PATHS } from './paths.ts';
+import { type ProbeState, readProbe } from './probe.ts';
 import { problemsOf } from './problems.ts';
 import type { Rig } from './setup.ts';
 import { wait } from './stop.ts';
+import { closeViewers, openViewers, type ViewerRun } from './viewers.ts';
 
 export interface Measured {
   loopback: Loopback | undefined;
@@ -18,11 +21,10 @@ export interface Measured {
   /** The measured window (wall time). */
   fromAt: number;
   toAt: number;
-  viewerFirstFrameMs: number;
   sellerState: ProbeState;
-  viewerState: ProbeState;
+  viewers: ViewerRun[];
   lateJoinRuns: LateJoinRun[];
-  problems: { seller: string[]; viewer: string[] };
+  sellerProblems: string[];
   loadAverageAfter: number[];
 }
 
@@ -33,24 +35,18 @@ export async function measure(rig: Rig): Promise<Measured> {
 
   const { seller, roomPath, streamStartedAt } = await goLive(rig);
 
-  // The viewer, then the measured window with the late joins in it.
-  const viewer = await rig.open([{ name: 'live', selector: LIVE_VIDEO }]);
-  const viewerGotoAt = Date.now();
-  await viewer.page.goto(roomPath);
-  await waitForDecodedFrame(viewer.page, 'live', 15_000);
-  const viewerFirstFrameMs = Date.now() - viewerGotoAt;
+  // The viewers, then the measured window with the late joins in it.
+  const open = await openViewers(rig, roomPath, VIEWER_PATHS);
   await wait(options.warmup * 1000);
   const fromAt = Date.now();
   const toAt = fromAt + options.seconds * 1000;
-  console.log(
-    `  viewer playing (first frame ${viewerFirstFrameMs} ms after goto); measuring ${options.seconds} s`,
-  );
+  console.log(`  measuring ${options.seconds} s`);
 
   const lateJoins = runLateJoins(rig, roomPath, fromAt, options.seconds, options.lateJoins);
   await wait(toAt - Date.now());
   const lateJoinRuns = await lateJoins;
-  const [sellerState, viewerState] = await Promise.all([readProbe(seller.page), readProbe(viewer.page)]);
-  const problems = { seller: problemsOf(seller), viewer: problemsOf(viewer) };
+  const [sellerState, viewers] = await Promise.all([readProbe(seller.page), closeViewers(open)]);
+  const sellerProblems = problemsOf(seller);
   const loadAverageAfter = loadavg();
   await rig.teardown.cleanup();
   return {
@@ -58,11 +54,10 @@ export async function measure(rig: Rig): Promise<Measured> {
     streamStartedAt,
     fromAt,
     toAt,
-    viewerFirstFrameMs,
     sellerState,
-    viewerState,
+    viewers,
     lateJoinRuns,
-    problems,
+    sellerProblems,
     loadAverageAfter,
   };
 }
