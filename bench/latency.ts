@@ -26,26 +26,29 @@
  *                data-testid="live-video", whose data-path / data-engine are checked against the
  *                forced path. Latency = viewer time − preview time of the same frame, median /
  *                p95 / p99 per path over the measured window (60 s)
- *   late joins   3 more signed-out contexts open the room during the window (the first after the
- *                stream has run ~20 s), each with a cold cache: navigation start → first frame
- *                presented, with the media WebSocket's open and first bytes on the way
+ *   late joins   on a second stream with nobody else watching: 10 (--late-joins, up to 20)
+ *                signed-out contexts open /room/:name (no ?path=: the automatic path) one after
+ *                another from 8 s into the stream, each with a cold cache: navigation start →
+ *                first frame presented, with the room API's answer and the media WebSocket's open
+ *                and first bytes on the way; p50 / p95 over the joins and each join's timeline
  *   baseline     before going live, in its own context: one page records the same fake camera with
  *                the app's MediaRecorder settings and appends the chunks straight into MSE in the
  *                same page, with the player's live-edge rule: the floor of record → MSE playback
  *                with no network and no server. The preview's own camera → preview delay
  *                (requestVideoFrameCallback's captureTime) is reported too.
  *
- *   npm run bench -- latency [--seconds=60] [--warmup=5] [--late-joins=3] [--baseline-seconds=12]
- *                            [--max-seconds=150]
+ *   npm run bench -- latency [--seconds=60] [--warmup=5] [--late-joins=10] [--baseline-seconds=12]
+ *                            [--max-seconds=300]
  *
- * (Use the `=` form: run-all treats bare words as benchmark names.) The stream runs on the free
- * plan (1:39), so warm-up + seconds must stay under ~90 s. The whole run stops by itself after
+ * (Use the `=` form: run-all treats bare words as benchmark names.) Each stream runs on the free
+ * plan (1:39) and is ended before the next starts: the viewers get 15 s to start, so warm-up +
+ * seconds must stay under 75 s, and the late joins are spread over 80 s. The whole run stops by itself after
  * --max-seconds: Chromium and the server are stopped, the temp folder removed, and the exit code
  * is 3. Needs ffmpeg and the built web app (it runs `npm run build` first when web/dist is missing).
  *
  * The run is three phases, each in its own file under bench/latency/: setUp (setup.ts: the clip,
- * the server, Chromium) → measure (measure.ts: the loopback baseline, the broadcaster, the viewer
- * and the late joins) → judgeAndReport (figures.ts, judge.ts: the figures, the verdicts, the
+ * the server, Chromium) → measure (measure.ts: the loopback baseline; stream.ts, viewers.ts: a
+ * stream and its viewers per path; late-joins.ts) → judgeAndReport (figures.ts, judge.ts: the figures, the verdicts, the
  * table and bench/results/latency*.json). options.ts has the flags and targets, teardown.ts the
  * hard cap and the clean-up.
  */

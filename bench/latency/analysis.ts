@@ -124,9 +124,11 @@ export function timeline(samples: Sample[], decoded: Shown[], fromAt: number, to
 
 export interface LateJoin {
   index: number;
-  /** Seconds into the measured window, and into the stream, when the navigation began. */
-  atWindowSec: number;
+  /** Seconds into the stream when the navigation began. */
   atStreamSec: number;
+  /** The path the room page chose by itself (data-path, data-engine of the video). */
+  dataPath: string;
+  dataEngine: string;
   /** Navigation start (the page's performance.timeOrigin) → first frame presented. */
   firstFrameMs: number;
   /** The same from this process: just before page.goto → first frame presented. */

@@ -1,4 +1,4 @@
-/** The broadcaster: a new seller goes live through /golive and Start Stream (the app's own MediaRecorder → /ws/publish). */
+/** The broadcaster: a new seller goes live through /golive and Start Stream (the app's own MediaRecorder → /ws/publish), and ends it. */
 
 import { signUpThroughForm } from '../../e2e/accounts.ts';
 import type { WatchedPage } from '../../e2e/browser.ts';
@@ -15,13 +15,13 @@ export interface Broadcast {
 }
 
 /** Signs a seller up, creates the room and starts the stream once the camera preview shows the clip. */
-export async function goLive(rig: Rig): Promise<Broadcast> {
+export async function goLive(rig: Rig, title: string): Promise<Broadcast> {
   const seller = await rig.open([{ name: 'preview', selector: PREVIEW }]);
   await signUpThroughForm(seller.page, 'latency');
   await seller.page.goto('/golive');
-  await seller.page.getByLabel('Stream title').fill('Latency bench');
+  await seller.page.getByLabel('Stream title').fill(title);
   await seller.page.getByTestId('golive-submit').click();
-  await seller.page.waitForURL(/\/room\/latency-bench-[0-9a-f]+$/);
+  await seller.page.waitForURL(/\/room\/[a-z0-9-]+$/);
   const roomPath = new URL(seller.page.url()).pathname;
   await waitForDecodedFrame(seller.page, 'preview', 15_000);
   checkNotStopped();
@@ -30,4 +30,19 @@ export async function goLive(rig: Rig): Promise<Broadcast> {
   const streamStartedAt = Date.now();
   console.log(`  live in ${roomPath}`);
   return { seller, roomPath, streamStartedAt };
+}
+
+/** Ends the stream with the End button (the page goes to the dashboard) and closes the seller's context. */
+export async function endStream(broadcast: Broadcast): Promise<void> {
+  const { page } = broadcast.seller;
+  try {
+    await page.getByTestId('end-stream').click({ timeout: 5000 });
+    await page.waitForURL(/\/dashboard$/, { timeout: 10_000 });
+  } catch (error) {
+    checkNotStopped();
+    console.warn(
+      `  !! ending ${broadcast.roomPath}: ${error instanceof Error ? error.message.split('\n')[0] : error}`,
+    );
+  }
+  await broadcast.seller.close();
 }

@@ -14,6 +14,7 @@ import {
 } from './analysis.ts';
 import type { LateJoinRun } from './late-joins.ts';
 import type { Measured } from './measure.ts';
+import type { StreamRun } from './stream.ts';
 import type { ViewerRun } from './viewers.ts';
 
 export interface LoopbackFigures {
@@ -41,12 +42,7 @@ export function loopbackFigures(loopback: NonNullable<Measured['loopback']>): Lo
 }
 
 /** A late join's timeline (ms since its navigation start) and how far behind it started and settled. */
-export function lateJoinFigures(
-  run: LateJoinRun,
-  preview: Shown[],
-  fromAt: number,
-  streamStartedAt: number,
-): LateJoin {
+export function lateJoinFigures(run: LateJoinRun, preview: Shown[], streamStartedAt: number): LateJoin {
   const state = run.state;
   const entries = state?.targets.live?.frames ?? [];
   const first = entries[0];
@@ -58,8 +54,9 @@ export function lateJoinFigures(
   const atMs = (t: number | undefined) => (t === undefined || t < 0 ? Number.NaN : t);
   return {
     index: run.index,
-    atWindowSec: (run.gotoAt - fromAt) / 1000,
     atStreamSec: (run.gotoAt - streamStartedAt) / 1000,
+    dataPath: run.dataPath,
+    dataEngine: run.dataEngine,
     firstFrameMs: first ? first[2] : Number.NaN,
     firstFrameFromGotoMs: firstAt - run.gotoAt,
     firstFrameDecoded: !!first && first === firstDecoded,
@@ -81,11 +78,27 @@ export function lateJoinFigures(
   };
 }
 
+/**
+ * The late joins' navigation → first frame over the joins that ran: one that showed no frame
+ * counts as never (Infinity), so it lands in the p95; joins the plan's end left out are counted apart.
+ */
+export function lateJoinSummary(joins: LateJoin[]) {
+  const ran = joins.filter((j) => !j.error?.startsWith('not run'));
+  const times = ran.map((j) => (Number.isFinite(j.firstFrameMs) ? j.firstFrameMs : Number.POSITIVE_INFINITY));
+  return {
+    count: ran.length,
+    notRun: joins.length - ran.length,
+    failed: times.filter((t) => t === Number.POSITIVE_INFINITY).length,
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    max: times.length ? Math.max(...times) : Number.NaN,
+    offPath: ran.filter((j) => j.dataPath && j.dataPath !== 'ws').length,
+  };
+}
+
 export interface ViewerFigures {
   path: ViewerRun['path'];
   latency: Stats;
-  /** Outside the late joiners' loading. */
-  quiet: Stats;
   unmatched: number;
   undecoded: number;
   flow: Flow;
@@ -101,22 +114,14 @@ export interface ViewerFigures {
 }
 
 /** One viewer's latency to the preview, its flow and path over the window [fromAt, toAt]. */
-export function viewerFigures(
-  run: ViewerRun,
-  preview: Shown[],
-  fromAt: number,
-  toAt: number,
-  busy: Array<readonly [number, number]>,
-): ViewerFigures {
+export function viewerFigures(run: ViewerRun, preview: Shown[], fromAt: number, toAt: number): ViewerFigures {
   const live = shown(run.state, 'live');
   const inWindow = (s: Shown) => s.at >= fromAt && s.at <= toAt;
   const m = match(preview, live.decoded.filter(inWindow));
-  const quietSamples = m.samples.filter((s) => !busy.some(([a, b]) => s.at >= a && s.at <= b));
   const offset = run.state?.offsetMs ?? 0;
   return {
     path: run.path,
     latency: stats(m.samples.map((s) => s.ms)),
-    quiet: stats(quietSamples.map((s) => s.ms)),
     unmatched: m.unmatched,
     undecoded: live.all.filter((s) => inWindow(s) && s.frame < 0).length,
     flow: flow(live.decoded, fromAt, toAt),
@@ -132,25 +137,35 @@ export function viewerFigures(
   };
 }
 
-export function figures(measured: Measured) {
-  const { fromAt, toAt, sellerState, lateJoinRuns } = measured;
+/** One measured stream: every viewer against the broadcaster's preview, and the preview itself. */
+export function streamFigures(stream: StreamRun) {
+  const { fromAt, toAt, sellerState } = stream;
   const preview = shown(sellerState, 'preview');
   const inWindow = (s: Shown) => s.at >= fromAt && s.at <= toAt;
-  const busy = lateJoinRuns.map((r) => [r.gotoAt, r.closedAt || toAt] as const);
-
   // Camera → preview, from requestVideoFrameCallback's captureTime (when Chromium gives one).
   const captureDelays = (sellerState?.targets.preview?.frames ?? [])
     .filter(([frame, , expected, capture]) => frame >= 0 && capture > 0 && expected > 0)
     .filter(([, , expected]) => inWindow({ frame: 0, at: sellerState.offsetMs + expected }))
     .map(([, , expected, capture]) => expected - capture);
-
   return {
-    viewers: measured.viewers.map((run) => viewerFigures(run, preview.decoded, fromAt, toAt, busy)),
+    viewers: stream.viewers.map((run) => viewerFigures(run, preview.decoded, fromAt, toAt)),
     previewFlow: flow(preview.decoded, fromAt, toAt),
     previewUndecoded: preview.all.filter((s) => inWindow(s) && s.frame < 0).length,
     cameraToPreview: stats(captureDelays),
+  };
+}
+
+export function figures(measured: Measured) {
+  const lateJoins = measured.lateJoins;
+  const preview = lateJoins ? shown(lateJoins.sellerState, 'preview').decoded : [];
+  const joins = (lateJoins?.runs ?? []).map((run) =>
+    lateJoinFigures(run, preview, lateJoins?.streamStartedAt ?? 0),
+  );
+  return {
+    ...streamFigures(measured.stream),
     loopback: measured.loopback ? loopbackFigures(measured.loopback) : undefined,
-    joins: lateJoinRuns.map((run) => lateJoinFigures(run, preview.decoded, fromAt, measured.streamStartedAt)),
+    joins,
+    joinSummary: lateJoinSummary(joins),
   };
 }
 

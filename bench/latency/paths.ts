@@ -4,7 +4,7 @@
  * <video data-testid="live-video"> says which it really uses in data-path and data-engine.
  */
 
-import { TARGET } from './options.ts';
+import { TARGET, VIEWERS_START_SEC } from './options.ts';
 
 export type PathKey = 'ws' | 'hls' | 'hlsjs';
 
@@ -17,7 +17,7 @@ export interface ViewerPath {
   expected: { path: string; engine: string };
   /** Median glass-to-glass target. */
   targetP50Ms: number;
-  /** How long the first frame may take after the page is opened (HLS waits for segments). */
+  /** How long the first frame may take after the page is opened (HLS waits for its segments). */
   firstFrameTimeoutMs: number;
 }
 
@@ -28,7 +28,7 @@ export const VIEWER_PATHS: ViewerPath[] = [
     query: '?path=ws',
     expected: { path: 'ws', engine: '' },
     targetP50Ms: TARGET.medianMs,
-    firstFrameTimeoutMs: 15_000,
+    firstFrameTimeoutMs: VIEWERS_START_SEC * 1000,
   },
   {
     key: 'hls',
@@ -36,7 +36,7 @@ export const VIEWER_PATHS: ViewerPath[] = [
     query: '?path=hls',
     expected: { path: 'hls', engine: 'native' },
     targetP50Ms: TARGET.hlsMedianMs,
-    firstFrameTimeoutMs: 25_000,
+    firstFrameTimeoutMs: VIEWERS_START_SEC * 1000,
   },
   {
     key: 'hlsjs',
@@ -44,6 +44,6 @@ export const VIEWER_PATHS: ViewerPath[] = [
     query: '?path=hlsjs',
     expected: { path: 'hls', engine: 'hls.js' },
     targetP50Ms: TARGET.hlsMedianMs,
-    firstFrameTimeoutMs: 25_000,
+    firstFrameTimeoutMs: VIEWERS_START_SEC * 1000,
   },
 ];

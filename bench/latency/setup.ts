@@ -34,8 +34,8 @@ export interface Rig {
 export function announce(options: Options): number[] {
   const loadAverageBefore = loadavg();
   console.log(
-    `latency: ${options.seconds} s measured (+${options.warmup} s warm-up), ${options.lateJoins} late joins, ` +
-      `${options.baselineSeconds} s loopback baseline; ${availableParallelism()} CPUs, load ` +
+    `latency: ${options.seconds} s measured (+${options.warmup} s warm-up) on WS, HLS and hls.js viewers, ` +
+      `${options.lateJoins} late joins, ${options.baselineSeconds} s loopback baseline; ${availableParallelism()} CPUs, load ` +
       `${loadAverageBefore.map((n) => n.toFixed(1)).join(' ')}; hard cap ${options.maxSeconds} s`,
   );
   if ((loadAverageBefore[0] ?? 0) > availableParallelism())
