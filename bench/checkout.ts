@@ -41,7 +41,6 @@
  * removed, and the exit code is 3.
  */
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { readDatabase } from './checkout/database.ts';
 import { type Options, parseOptions } from './checkout/options.ts';
@@ -56,14 +55,17 @@ import {
   countBy,
   cpuSeconds,
   createStorage,
+  finishRun,
   fixed,
   insertCategory,
   listProduct as listProductVia,
+  runBench,
   runPool,
   type Storage,
   signUpAll as signUpAllVia,
   sleep,
   startAppServer,
+  startHardCap,
   client as webClient,
 } from './support.ts';
 
@@ -305,22 +307,16 @@ export type ViaApi = Awaited<ReturnType<typeof checkThroughApi>>;
 // Main
 // ---------------------------------------------------------------------------------------------
 
-async function main(): Promise<void> {
+/** The run; true when every check held. */
+async function main(): Promise<boolean> {
   const options = parseOptions(process.argv.slice(2));
   const started = performance.now();
   let server: AppServer | undefined;
   let storage: Storage | undefined;
-  const hardCap = setTimeout(() => {
-    console.error(`!! checkout: the hard cap of ${options.maxSeconds} s is reached; stopping`);
-    stopAll.abort(new Error(`hard cap of ${options.maxSeconds} s reached`));
-    // Should the orderly stop hang, end for sure a little later.
-    setTimeout(() => {
-      server?.proc.kill('SIGKILL');
-      if (storage) rmSync(storage.dataDir, { recursive: true, force: true });
-      process.exit(3);
-    }, 30_000).unref();
-  }, options.maxSeconds * 1000);
-  hardCap.unref();
+  const clearHardCap = startHardCap('checkout', options.maxSeconds, stopAll, () => ({
+    servers: server ? [server] : [],
+    storage,
+  }));
 
   const loadAverageBefore = loadavg();
   console.log(
@@ -331,7 +327,7 @@ async function main(): Promise<void> {
   if ((loadAverageBefore[0] ?? 0) > availableParallelism())
     console.warn('!! other work is running: the figures will be slower than on a quiet machine');
 
-  let failed = false;
+  let passed = false;
   try {
     storage = await createStorage(options.databaseUrl, 'checkout');
     const setup = await setUp(options, storage, (started) => {
@@ -343,19 +339,13 @@ async function main(): Promise<void> {
     server = undefined;
     checkNotStopped();
     const db = await readDatabase(storage, setup.productId);
-    failed = !judgeAndReport(options, storage, setup, burst, viaApi, db, { loadAverageBefore, exitCode });
+    passed = judgeAndReport(options, storage, setup, burst, viaApi, db, { loadAverageBefore, exitCode });
   } finally {
-    clearTimeout(hardCap);
+    clearHardCap();
     await server?.stop();
-    await storage?.drop().catch((error) => console.error(`could not drop the run's database: ${error}`));
-    console.log(`checkout: done in ${fixed((performance.now() - started) / 1000)} s`);
+    await finishRun('checkout', started, storage);
   }
-  if (failed) process.exitCode = 1;
+  return passed;
 }
 
-try {
-  await main();
-} catch (error) {
-  console.error(stopAll.signal.aborted ? `checkout: stopped: ${stopAll.signal.reason}` : error);
-  process.exitCode = stopAll.signal.aborted ? 3 : 1;
-}
+await runBench('checkout', stopAll, main);

@@ -54,7 +54,6 @@
  * after --max-seconds (default 180): sockets closed, servers stopped, temp folder and database
  * removed, exit code 3.
  */
-import { rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import type WebSocket from 'ws';
 import { checkAfter } from './shop/after.ts';
@@ -66,7 +65,15 @@ import { judgeAndReport } from './shop/report.ts';
 import { setUp } from './shop/setup.ts';
 import { joinViewers, measureChatBaseline } from './shop/viewers.ts';
 import { newWatch, type Watch } from './shop/watch.ts';
-import { type AppServer, closeSockets, createStorage, fixed, type Storage } from './support.ts';
+import {
+  type AppServer,
+  closeSockets,
+  createStorage,
+  finishRun,
+  runBench,
+  type Storage,
+  startHardCap,
+} from './support.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The hard cap: every request and every wait listens to this signal
@@ -79,23 +86,15 @@ const signal = stopAll.signal;
 // Main: the phases (setup, viewers, chat baseline, pin and offer, purchases, after) are in shop/
 // ---------------------------------------------------------------------------------------------
 
-async function main(): Promise<void> {
+/** The run; true when every invariant held (the target aside). */
+async function main(): Promise<boolean> {
   const options = parseOptions(process.argv.slice(2));
   const started = performance.now();
   const servers: AppServer[] = [];
   let storage: Storage | undefined;
   let watch: Watch | undefined;
   const sockets: WebSocket[] = [];
-  const hardCap = setTimeout(() => {
-    console.error(`!! shop: the hard cap of ${options.maxSeconds} s is reached; stopping`);
-    stopAll.abort(new Error(`hard cap of ${options.maxSeconds} s reached`));
-    setTimeout(() => {
-      for (const s of servers) s.proc.kill('SIGKILL');
-      if (storage) rmSync(storage.dataDir, { recursive: true, force: true });
-      process.exit(3);
-    }, 30_000).unref();
-  }, options.maxSeconds * 1000);
-  hardCap.unref();
+  const clearHardCap = startHardCap('shop', options.maxSeconds, stopAll, () => ({ servers, storage }));
   const loadAverageBefore = loadavg();
   const setupLabel = options.redisUrl
     ? '2 instances, PostgreSQL + Redis'
@@ -108,7 +107,7 @@ async function main(): Promise<void> {
   if ((loadAverageBefore[0] ?? 0) > availableParallelism())
     console.warn('!! other work is running: the figures will be slower than on a quiet machine');
 
-  let failed = false;
+  let passed = false;
   try {
     storage = await createStorage(options.databaseUrl, 'shop');
     const setup = await setUp(options, storage, servers, signal);
@@ -126,7 +125,7 @@ async function main(): Promise<void> {
         windowStart: window.windowStart,
         instances: setup.instances,
       });
-      failed = !judgeAndReport(options, {
+      passed = judgeAndReport(options, {
         setupLabel,
         loadAverageBefore,
         setup,
@@ -143,19 +142,13 @@ async function main(): Promise<void> {
       rss.stop();
     }
   } finally {
-    clearTimeout(hardCap);
+    clearHardCap();
     if (watch) watch.closing = true;
     await closeSockets(sockets);
     for (const s of servers.splice(0).reverse()) await s.stop();
-    await storage?.drop().catch((error) => console.error(`could not drop the run's database: ${error}`));
-    console.log(`shop: done in ${fixed((performance.now() - started) / 1000)} s`);
+    await finishRun('shop', started, storage);
   }
-  if (failed) process.exitCode = 1;
+  return passed;
 }
 
-try {
-  await main();
-} catch (error) {
-  console.error(stopAll.signal.aborted ? `shop: stopped: ${stopAll.signal.reason}` : error);
-  process.exitCode = stopAll.signal.aborted ? 3 : 1;
-}
+await runBench('shop', stopAll, main);

@@ -13,4 +13,5 @@ export * from './support/helpers.ts';
 export * from './support/http-client.ts';
 export * from './support/process-stats.ts';
 export * from './support/room-socket.ts';
+export * from './support/run.ts';
 export * from './support/storage.ts';
