@@ -66,6 +66,7 @@ import {
   sleep,
   startAppServer,
   startHardCap,
+  warnFailedPurchases,
   client as webClient,
 } from './support.ts';
 
@@ -212,8 +213,7 @@ async function runBurst(options: Options, { server, api, buyers, productId }: Se
       `p95 ${fixed(percentile(totalMs, 95))} ms`,
   );
 
-  for (const p of [...checkoutOther, ...confirmOther].slice(0, 3))
-    console.warn(`  !! buyer ${p.buyer}: ${JSON.stringify({ checkout: p.checkout, confirm: p.confirm })}`);
+  warnFailedPurchases([...checkoutOther, ...confirmOther]);
   return {
     purchases,
     t0,

@@ -11,6 +11,7 @@ import {
   sum,
   waitFor,
   wallMs,
+  warnFailedPurchases,
 } from '../support.ts';
 import type { Options } from './options.ts';
 import { purchase } from './purchase.ts';
@@ -103,8 +104,7 @@ export async function runPurchases(
     `  purchases: checkout ${JSON.stringify(statuses)}, ${confirmed.length} paid, last answer ` +
       `${fixed((lastAnswer - windowStart) / 1000, 2)} s into the window`,
   );
-  for (const p of [...checkoutOther, ...confirmOther].slice(0, 3))
-    console.warn(`  !! buyer ${p.buyer}: ${JSON.stringify({ checkout: p.checkout, confirm: p.confirm })}`);
+  warnFailedPurchases([...checkoutOther, ...confirmOther]);
   return {
     purchases,
     confirmed,

@@ -1,4 +1,4 @@
-/** Accounts and products through the API: sign-up (per-address limits honoured), listings, a category, the test card. */
+/** Accounts and products through the API: sign-up (per-address limits honoured), listings, a category; the test card, failed purchases said. */
 import { runPool } from './helpers.ts';
 import type { Client, Reply } from './http-client.ts';
 import { type Storage, withDatabase } from './storage.ts';
@@ -101,4 +101,12 @@ export async function insertCategory(storage: Storage, name: string, slug: strin
     if (!row) throw new Error('no category inserted');
     return row.id;
   });
+}
+
+/** Prints the first three purchases whose checkout or payment went wrong, as they came back. */
+export function warnFailedPurchases(
+  failed: Array<{ buyer: number; checkout: unknown; confirm?: unknown }>,
+): void {
+  for (const p of failed.slice(0, 3))
+    console.warn(`  !! buyer ${p.buyer}: ${JSON.stringify({ checkout: p.checkout, confirm: p.confirm })}`);
 }
