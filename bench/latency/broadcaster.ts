@@ -2,6 +2,7 @@
 
 import { signUpThroughForm } from '../../e2e/accounts.ts';
 import type { WatchedPage } from '../../e2e/browser.ts';
+import type { Ingest } from './options.ts';
 import { PREVIEW, waitForDecodedFrame } from './probe.ts';
 import type { Rig } from './setup.ts';
 import { checkNotStopped } from './stop.ts';
@@ -14,9 +15,24 @@ export interface Broadcast {
   streamStartedAt: number;
 }
 
-/** Signs a seller up, creates the room and starts the stream once the camera preview shows the clip. */
-export async function goLive(rig: Rig, title: string): Promise<Broadcast> {
+/**
+ * For VP8 ingest, before the page's own scripts: MediaRecorder says no to every type naming h264
+ * or avc1, so the app's recorder falls back to VP8 WebM (which the server encodes to H.264).
+ */
+const REFUSE_H264 = `(() => {
+  const Recorder = window.MediaRecorder;
+  if (!Recorder) return;
+  const isTypeSupported = Recorder.isTypeSupported.bind(Recorder);
+  Recorder.isTypeSupported = (type) => !/h264|avc1/i.test(String(type)) && isTypeSupported(type);
+})();`;
+
+/**
+ * Signs a seller up, creates the room and starts the stream once the camera preview shows the
+ * clip; with VP8 ingest the seller's MediaRecorder is kept from H.264 first.
+ */
+export async function goLive(rig: Rig, title: string, ingest: Ingest = 'h264'): Promise<Broadcast> {
   const seller = await rig.open([{ name: 'preview', selector: PREVIEW }]);
+  if (ingest === 'vp8') await seller.context.addInitScript({ content: REFUSE_H264 });
   await signUpThroughForm(seller.page, 'latency');
   await seller.page.goto('/golive');
   await seller.page.getByLabel('Stream title').fill(title);
@@ -28,7 +44,7 @@ export async function goLive(rig: Rig, title: string): Promise<Broadcast> {
   await seller.page.getByTestId('start-stream').click();
   await seller.page.getByTestId('live-badge').waitFor();
   const streamStartedAt = Date.now();
-  console.log(`  live in ${roomPath}`);
+  console.log(`  live in ${roomPath} (${ingest} ingest)`);
   return { seller, roomPath, streamStartedAt };
 }
 

@@ -137,7 +137,18 @@ export function viewerFigures(run: ViewerRun, preview: Shown[], fromAt: number, 
   };
 }
 
-/** One measured stream: every viewer against the broadcaster's preview, and the preview itself. */
+/** What the broadcaster sent (the publish socket's mimeType) and what the server's ffmpeg did with the video. */
+function ingestOf(stream: StreamRun) {
+  const publish = stream.sellerState.sockets.find((s) => s.url.includes('/ws/publish'));
+  const mimeType = publish ? (new URL(publish.url, 'http://x').searchParams.get('mimeType') ?? '') : '';
+  const pipelines = stream.cpu.children.filter((c) => /(^|\/)ffmpeg\s/.test(c.command));
+  const video = pipelines.map((c) =>
+    c.command.includes('libx264') ? 'encoded (libx264)' : /-c:v copy/.test(c.command) ? 'copied' : '?',
+  );
+  return { mimeType, video: video.join(', ') || 'no ffmpeg at the end of the window' };
+}
+
+/** One measured stream: every viewer against the broadcaster's preview, the preview itself, the CPU. */
 export function streamFigures(stream: StreamRun) {
   const { fromAt, toAt, sellerState } = stream;
   const preview = shown(sellerState, 'preview');
@@ -148,12 +159,18 @@ export function streamFigures(stream: StreamRun) {
     .filter(([, , expected]) => inWindow({ frame: 0, at: sellerState.offsetMs + expected }))
     .map(([, , expected, capture]) => expected - capture);
   return {
+    ingest: stream.ingest,
+    ...ingestOf(stream),
     viewers: stream.viewers.map((run) => viewerFigures(run, preview.decoded, fromAt, toAt)),
     previewFlow: flow(preview.decoded, fromAt, toAt),
     previewUndecoded: preview.all.filter((s) => inWindow(s) && s.frame < 0).length,
     cameraToPreview: stats(captureDelays),
+    cpu: stream.cpu,
+    loadAverage: stream.loadAverage,
   };
 }
+
+export type StreamFigures = ReturnType<typeof streamFigures>;
 
 export function figures(measured: Measured) {
   const lateJoins = measured.lateJoins;
@@ -162,7 +179,8 @@ export function figures(measured: Measured) {
     lateJoinFigures(run, preview, lateJoins?.streamStartedAt ?? 0),
   );
   return {
-    ...streamFigures(measured.stream),
+    streams: measured.streams.map(streamFigures),
+    idle: measured.idle,
     loopback: measured.loopback ? loopbackFigures(measured.loopback) : undefined,
     joins,
     joinSummary: lateJoinSummary(joins),

@@ -3,56 +3,76 @@
 import { availableParallelism } from 'node:os';
 import { type Row, report } from '../report.ts';
 import { CLIP, CLIP_FRAMES } from './clip.ts';
-import { type Figures, figures, type ViewerFigures } from './figures.ts';
+import type { CpuUse } from './cpu.ts';
+import { type Figures, figures, type StreamFigures, type ViewerFigures } from './figures.ts';
 import type { Measured } from './measure.ts';
-import { DEFAULTS, TARGET } from './options.ts';
+import { DEFAULTS, type Ingest, TARGET } from './options.ts';
 import type { ProbeState } from './probe.ts';
 import type { Rig } from './setup.ts';
 import { fixed } from './stop.ts';
 
+const INGEST: Record<Ingest, string> = { h264: 'H.264 ingest', vp8: 'VP8 ingest' };
 const metOrMissed = (ok: boolean) => (ok ? 'met' : 'MISSED');
+const loads = (values: number[]) => values.map((n) => n.toFixed(1)).join(' ');
 const pathNote = (v: ViewerFigures) =>
   `data-path=${v.dataPath || '-'} data-engine=${v.dataEngine || '-'}` +
   (v.onPath ? '' : ` (NOT the forced ${v.path.query})`);
+const cpuSplit = (c: CpuUse) =>
+  `node ${fixed(c.serverPercent, 2)} %, ffmpeg ${fixed(c.ffmpegPercent, 2)} %` +
+  (c.otherChildrenPercent > 0.005 ? `, other children ${fixed(c.otherChildrenPercent, 2)} %` : '');
 
 export function verdictsOf(f: Figures): string[] {
+  const s = f.joinSummary;
   return [
-    ...f.viewers.map(
-      (v) =>
-        `${metOrMissed(v.latency.p50 <= v.path.targetP50Ms)}: ${v.path.label} median glass-to-glass ` +
-        `${fixed(v.latency.p50, 0)} ms ≤ ${v.path.targetP50Ms} ms; p95 ${fixed(v.latency.p95, 0)} ms` +
-        (v.path.key === 'ws'
-          ? ` (aim ≤ ${TARGET.aimMedianMs} ms: ${v.latency.p50 <= TARGET.aimMedianMs ? 'met' : 'not yet'})`
-          : '') +
-        (v.onPath ? '' : `; ${pathNote(v)}`) +
-        (v.error ? ` (${v.error})` : ''),
+    ...f.streams.flatMap((st) =>
+      st.viewers.map(
+        (v) =>
+          `${metOrMissed(v.latency.p50 <= v.path.targetP50Ms)}: ${INGEST[st.ingest]}, ${v.path.label} median glass-to-glass ` +
+          `${fixed(v.latency.p50, 0)} ms ≤ ${v.path.targetP50Ms} ms; p95 ${fixed(v.latency.p95, 0)} ms` +
+          (v.path.key === 'ws'
+            ? ` (aim ≤ ${TARGET.aimMedianMs} ms: ${v.latency.p50 <= TARGET.aimMedianMs ? 'met' : 'not yet'})`
+            : '') +
+          (v.onPath ? '' : `; ${pathNote(v)}`) +
+          (v.error ? ` (${v.error})` : ''),
+      ),
     ),
+    ...f.streams
+      .filter((st) => st.ingest === 'h264')
+      .map(
+        (st) =>
+          `${metOrMissed(st.cpu.percent <= TARGET.h264CpuPercent)}: server + ffmpeg CPU for one H.264 stream ` +
+          `${fixed(st.cpu.percent)} % of a core ≤ ${TARGET.h264CpuPercent} % (the clip is ${CLIP.height}p)`,
+      ),
     ...(f.joins.length
       ? [
-          `${metOrMissed(f.joinSummary.p95 <= TARGET.lateJoinFirstFrameMs)}: late joins (${f.joinSummary.count}, cold) ` +
-            `navigation → first frame p95 ${fixed(f.joinSummary.p95, 0)} ms ≤ ${TARGET.lateJoinFirstFrameMs} ms; ` +
-            `p50 ${fixed(f.joinSummary.p50, 0)} ms; ${f.joins.filter((j) => j.firstFrameMs <= TARGET.lateJoinFirstFrameMs).length} of ` +
-            `${f.joinSummary.count} within it` +
-            (f.joinSummary.failed ? `; ${f.joinSummary.failed} showed no frame` : '') +
-            (f.joinSummary.notRun ? `; ${f.joinSummary.notRun} not run (the plan's end)` : ''),
+          `${metOrMissed(s.p95 <= TARGET.lateJoinFirstFrameMs)}: late joins (${s.count}, cold) ` +
+            `navigation → first frame p95 ${fixed(s.p95, 0)} ms ≤ ${TARGET.lateJoinFirstFrameMs} ms; ` +
+            `p50 ${fixed(s.p50, 0)} ms; ${f.joins.filter((j) => j.firstFrameMs <= TARGET.lateJoinFirstFrameMs).length} of ` +
+            `${s.count} within it` +
+            (s.failed ? `; ${s.failed} showed no frame` : '') +
+            (s.notRun ? `; ${s.notRun} not run (the plan's end)` : ''),
         ]
       : []),
   ];
 }
 
-function viewerRows(v: ViewerFigures, f: Figures): Row[] {
+/** The first stream: p50, p95, p99 and the flow per path; the others: p50 per path, p95/p99 in its note. */
+function viewerRows(st: StreamFigures, v: ViewerFigures, f: Figures, full: boolean): Row[] {
   const bl = f.loopback?.latency;
-  const label = `${v.path.label} (${v.path.query})`;
+  const label = `${INGEST[st.ingest]}, ${v.path.label} (${v.path.query})`;
+  const p50: Row = {
+    metric: `${label} p50`,
+    value: v.latency.p50,
+    unit: 'ms',
+    ...(bl ? { baseline: bl.p50 } : {}),
+    note:
+      `target ≤ ${v.path.targetP50Ms} ms: ${metOrMissed(v.latency.p50 <= v.path.targetP50Ms)}; ${v.latency.n} frames; ` +
+      (full ? '' : `p95 ${fixed(v.latency.p95, 0)}, p99 ${fixed(v.latency.p99, 0)} ms; `) +
+      `${pathNote(v)}${v.error ? `; ${v.error}` : ''}`,
+  };
+  if (!full) return [p50];
   return [
-    {
-      metric: `${label} glass-to-glass p50`,
-      value: v.latency.p50,
-      unit: 'ms',
-      ...(bl ? { baseline: bl.p50 } : {}),
-      note:
-        `target ≤ ${v.path.targetP50Ms} ms: ${metOrMissed(v.latency.p50 <= v.path.targetP50Ms)}; ${v.latency.n} frames; ` +
-        `${pathNote(v)}${v.error ? `; ${v.error}` : ''}`,
-    },
+    p50,
     { metric: `${label} p95`, value: v.latency.p95, unit: 'ms', ...(bl ? { baseline: bl.p95 } : {}) },
     {
       metric: `${label} p99`,
@@ -73,10 +93,47 @@ function viewerRows(v: ViewerFigures, f: Figures): Row[] {
   ];
 }
 
-function joinSummaryRows(f: Figures): Row[] {
+function streamRows(st: StreamFigures, f: Figures, index: number): Row[] {
+  const full = index === 0;
+  const cpuTarget =
+    st.ingest === 'h264'
+      ? `target ≤ ${TARGET.h264CpuPercent} %: ${metOrMissed(st.cpu.percent <= TARGET.h264CpuPercent)}; `
+      : '';
+  return [
+    ...st.viewers.flatMap((v) => viewerRows(st, v, f, full)),
+    ...(full
+      ? [
+          {
+            metric: `${INGEST[st.ingest]}, broadcaster preview frames shown/s`,
+            value: st.previewFlow.fps,
+            unit: '/s',
+            note: `the clip is ${CLIP.fps} fps; longest gap ${fixed(st.previewFlow.longestGapMs, 0)} ms; skipped ${st.previewFlow.skipped}; undecoded ${st.previewUndecoded}`,
+          },
+          {
+            metric: 'camera → preview (captureTime) p50',
+            value: st.cameraToPreview.p50,
+            unit: 'ms',
+            note: st.cameraToPreview.n
+              ? `p95 ${fixed(st.cameraToPreview.p95, 0)} ms; ${st.cameraToPreview.n} frames`
+              : 'Chromium gave no captureTime',
+          },
+        ]
+      : []),
+    {
+      metric: `${INGEST[st.ingest]}, server + ffmpeg CPU`,
+      value: st.cpu.percent,
+      unit: '% of a core',
+      ...(f.idle ? { baseline: f.idle.percent } : {}),
+      note:
+        `${cpuTarget}${cpuSplit(st.cpu)}; publisher sent ${st.mimeType || '?'}, video ${st.video}; ` +
+        `${fixed(st.cpu.wallSec, 0)} s window, 3 viewers; load ${loads(st.loadAverage.from)} → ${loads(st.loadAverage.to)}`,
+    },
+  ];
+}
+
+function joinRows(f: Figures): Row[] {
   const s = f.joinSummary;
   if (!f.joins.length) return [];
-  const met = s.p95 <= TARGET.lateJoinFirstFrameMs;
   const extra =
     (s.failed ? `; ${s.failed} showed no frame (counted as never)` : '') +
     (s.notRun ? `; ${s.notRun} not run (the plan's end)` : '') +
@@ -92,47 +149,59 @@ function joinSummaryRows(f: Figures): Row[] {
       metric: 'late joins: navigation → first frame p95',
       value: s.p95,
       unit: 'ms',
-      note: `target ≤ ${TARGET.lateJoinFirstFrameMs} ms: ${metOrMissed(met)}; max ${fixed(s.max, 0)} ms`,
+      note: `target ≤ ${TARGET.lateJoinFirstFrameMs} ms: ${metOrMissed(s.p95 <= TARGET.lateJoinFirstFrameMs)}; max ${fixed(s.max, 0)} ms`,
     },
-  ];
-}
-
-export function rowsOf(f: Figures): Row[] {
-  const { previewFlow, joins, cameraToPreview } = f;
-  return [
-    ...f.viewers.flatMap((v) => viewerRows(v, f)),
-    {
-      metric: 'broadcaster preview frames shown/s',
-      value: previewFlow.fps,
-      unit: '/s',
-      note: `the clip is ${CLIP.fps} fps; longest gap ${fixed(previewFlow.longestGapMs, 0)} ms; skipped ${previewFlow.skipped}; undecoded ${f.previewUndecoded}`,
-    },
-    ...joinSummaryRows(f),
-    ...joins.map(
+    ...f.joins.map(
       (j): Row => ({
         metric: `late join ${j.index}: navigation → first frame`,
         value: j.firstFrameMs,
         unit: 'ms',
         note:
-          `target ≤ ${TARGET.lateJoinFirstFrameMs} ms: ${metOrMissed(j.firstFrameMs <= TARGET.lateJoinFirstFrameMs)}; ` +
-          `${fixed(j.atStreamSec, 0)} s into the stream, on ${j.dataPath || '?'}; HTML ${fixed(j.htmlMs, 0)}, DOMContentLoaded ` +
-          `${fixed(j.domContentLoadedMs, 0)}, room API ${fixed(j.streamApiMs, 0)}, media socket created ` +
-          `${fixed(j.mediaSocketCreatedMs, 0)} / open ${fixed(j.mediaSocketOpenMs, 0)} / first bytes ` +
+          `${fixed(j.atStreamSec, 0)} s into the stream, on ${j.dataPath || '?'}; HTML ${fixed(j.htmlMs, 0)}, ` +
+          `DOMContentLoaded ${fixed(j.domContentLoadedMs, 0)}, room API ${fixed(j.streamApiMs, 0)}, media socket ` +
+          `created ${fixed(j.mediaSocketCreatedMs, 0)} / open ${fixed(j.mediaSocketOpenMs, 0)} / first bytes ` +
           `${fixed(j.firstMediaBytesMs, 0)} ms; first frame ${fixed(j.firstFrameLatencyMs, 0)} ms behind, ` +
           `then p50 ${fixed(j.settledLatencyMs, 0)} ms` +
           (j.error ? `; ${j.error}` : ''),
       }),
     ),
-    {
-      metric: 'camera → preview (captureTime) p50',
-      value: cameraToPreview.p50,
-      unit: 'ms',
-      note: cameraToPreview.n
-        ? `p95 ${fixed(cameraToPreview.p95, 0)} ms; ${cameraToPreview.n} frames`
-        : 'Chromium gave no captureTime',
-    },
   ];
 }
+
+export function rowsOf(f: Figures, rig: Rig, measured: Measured): Row[] {
+  return [
+    {
+      metric: 'machine load average (1 min) before',
+      value: rig.loadAverageBefore[0] ?? Number.NaN,
+      unit: '',
+      note: `before ${loads(rig.loadAverageBefore)}, after ${loads(measured.loadAverageAfter)} (1, 5, 15 min); ${availableParallelism()} CPUs`,
+    },
+    ...f.streams.flatMap((st, i) => streamRows(st, f, i)),
+    ...(f.idle
+      ? [
+          {
+            metric: 'server CPU, idle (no stream)',
+            value: f.idle.percent,
+            unit: '% of a core',
+            note: `${cpuSplit(f.idle)}; ${fixed(f.idle.wallSec, 0)} s`,
+          },
+        ]
+      : []),
+    ...joinRows(f),
+  ];
+}
+
+const clockPages = (measured: Measured) =>
+  (
+    [
+      ...measured.streams.flatMap((st) => [
+        [`${st.ingest} seller`, st.sellerState] as const,
+        ...st.viewers.map((v) => [`${st.ingest} viewer ${v.path.key}`, v.state] as const),
+      ]),
+      ['late-join seller', measured.lateJoins?.sellerState],
+      ...(measured.lateJoins?.runs ?? []).map((r) => [`late ${r.index}`, r.state] as const),
+    ] as Array<readonly [string, ProbeState | undefined]>
+  ).map(([page, s]) => ({ page, offsetMinusTimeOriginMs: s ? s.offsetMs - s.timeOrigin : Number.NaN }));
 
 /** Judges the run, prints the table and writes bench/results/latency*.json; true when every viewer had samples. */
 export function judgeAndReport(rig: Rig, measured: Measured, cleanedAt: number): boolean {
@@ -140,7 +209,7 @@ export function judgeAndReport(rig: Rig, measured: Measured, cleanedAt: number):
   const f = figures(measured);
   const verdicts = verdictsOf(f);
   const name = options.seconds === DEFAULTS.seconds ? 'latency' : `latency-${options.seconds}s`;
-  report(name, rowsOf(f), {
+  report(name, rowsOf(f, rig, measured), {
     options,
     machine: {
       cpus: availableParallelism(),
@@ -153,42 +222,35 @@ export function judgeAndReport(rig: Rig, measured: Measured, cleanedAt: number):
       'fake camera from a Y4M clip whose frames carry their number as a block barcode; requestVideoFrameCallback ' +
       'on the preview and on each viewer <video>, canvas decode; time = expectedDisplayTime in wall time (per-page ' +
       'Date.now() offset); latency = viewer time − preview time of the same frame; one Chromium, separate contexts; ' +
-      'one viewer per delivery path (?path=ws, ?path=hls, ?path=hlsjs) on the same stream',
+      'per ingest a stream with one viewer per delivery path (?path=ws, ?path=hls, ?path=hlsjs); CPU = the server ' +
+      'process and its ffmpeg children (/proc utime + stime, reaped children’s cutime + cstime) over the window',
     baseline:
       'loopback: the same camera recorded with the app’s MediaRecorder settings and appended to MSE in the same page ' +
-      '(no network, no server), with the player’s live-edge rule; playback time − preview time of the same frame',
+      '(no network, no server), with the player’s live-edge rule; playback time − preview time of the same frame; ' +
+      'CPU: the idle server before any stream',
     clip: { ...CLIP, frames: CLIP_FRAMES, bytes: rig.clip.bytes, generateMs: rig.clip.ms },
-    viewers: f.viewers.map(({ path, ...v }) => ({ path: path.key, ...v })),
-    previewFlow: f.previewFlow,
-    cameraToPreview: f.cameraToPreview,
+    streams: f.streams.map((st, i) => ({
+      ...st,
+      viewers: st.viewers.map(({ path, ...v }) => ({ path: path.key, ...v })),
+      sellerProblems: measured.streams[i]?.sellerProblems ?? [],
+    })),
+    idleCpu: f.idle,
     loopback: f.loopback ? { ...f.loopback, status: measured.loopback?.status } : undefined,
-    lateJoins: { ...f.joinSummary, joins: f.joins },
+    lateJoins: { ...f.joinSummary, joins: f.joins, sellerProblems: measured.lateJoins?.sellerProblems ?? [] },
     clocks: {
       note: 'per page: offset (Date.now() − performance.now()) vs performance.timeOrigin; they should agree to ~1 ms',
-      pages: (
-        [
-          ['seller', measured.stream.sellerState],
-          ...measured.stream.viewers.map((v) => [`viewer ${v.path.key}`, v.state] as const),
-          ['late-join seller', measured.lateJoins?.sellerState],
-          ...(measured.lateJoins?.runs ?? []).map((r) => [`late ${r.index}`, r.state] as const),
-        ] as Array<readonly [string, ProbeState | undefined]>
-      ).map(([label, s]) => ({
-        page: label,
-        offsetMinusTimeOriginMs: s ? s.offsetMs - s.timeOrigin : Number.NaN,
-      })),
-    },
-    problems: {
-      seller: measured.stream.sellerProblems,
-      lateJoinSeller: measured.lateJoins?.sellerProblems ?? [],
+      pages: clockPages(measured),
     },
     durationSec: (cleanedAt - rig.started) / 1000,
     verdicts,
   });
   console.log(`\nverdicts:\n  ${verdicts.join('\n  ')}`);
-  const empty = f.viewers.filter((v) => v.latency.n === 0);
-  for (const v of empty)
+  const empty = f.streams.flatMap((st) =>
+    st.viewers.filter((v) => v.latency.n === 0).map((v) => [st, v] as const),
+  );
+  for (const [st, v] of empty)
     console.error(
-      `!! no latency sample on ${v.path.label}: that viewer showed no frame the broadcaster showed`,
+      `!! no latency sample for ${INGEST[st.ingest]} on ${v.path.label}: no frame matched the broadcaster's`,
     );
   return empty.length === 0;
 }

@@ -8,6 +8,7 @@
  */
 
 import { type Broadcast, endStream, goLive } from './broadcaster.ts';
+import { untilNoFfmpeg } from './cpu.ts';
 import { FREE_PLAN_BUDGET_SEC } from './options.ts';
 import { LIVE_VIDEO, type ProbeState, readProbe, waitForDecodedFrame } from './probe.ts';
 import { problemsOf } from './problems.ts';
@@ -74,6 +75,7 @@ async function join(rig: Rig, roomPath: string, index: number, holdMs: number): 
 }
 
 export async function measureLateJoins(rig: Rig, count: number): Promise<LateJoinStream> {
+  await untilNoFfmpeg(rig.serverPid, 15_000);
   const broadcast: Broadcast = await goLive(rig, 'Latency bench late joins');
   const { seller, roomPath, streamStartedAt } = broadcast;
   const slotMs = Math.min(MAX_SLOT_SEC, (LAST_JOIN_SEC - FIRST_JOIN_SEC) / count) * 1000;

@@ -22,6 +22,8 @@ export interface Rig {
   started: number;
   teardown: Teardown;
   base: string;
+  /** The server process (its ffmpeg children are found through it). */
+  serverPid: number;
   browser: Browser;
   chromiumVersion: string;
   clip: { bytes: number; ms: number };
@@ -34,8 +36,9 @@ export interface Rig {
 export function announce(options: Options): number[] {
   const loadAverageBefore = loadavg();
   console.log(
-    `latency: ${options.seconds} s measured (+${options.warmup} s warm-up) on WS, HLS and hls.js viewers, ` +
-      `${options.lateJoins} late joins, ${options.baselineSeconds} s loopback baseline; ${availableParallelism()} CPUs, load ` +
+    `latency: ${options.ingests.join(' and ')} ingest, ${options.seconds} s measured each (+${options.warmup} s warm-up) ` +
+      `on WS, HLS and hls.js viewers, ${options.lateJoins} late joins, ${options.baselineSeconds} s loopback baseline, ` +
+      `${options.idleSeconds} s idle CPU; ${availableParallelism()} CPUs, load ` +
       `${loadAverageBefore.map((n) => n.toFixed(1)).join(' ')}; hard cap ${options.maxSeconds} s`,
   );
   if ((loadAverageBefore[0] ?? 0) > availableParallelism())
@@ -89,6 +92,7 @@ export async function setUp(
     started,
     teardown,
     base,
+    serverPid: server.proc.pid ?? 0,
     browser,
     chromiumVersion: browser.version(),
     clip,
