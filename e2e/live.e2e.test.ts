@@ -146,6 +146,18 @@ describe('live streaming', { timeout: 90_000 }, () => {
     expect(await guest.page.getByTestId('live-video').getAttribute('data-path')).toBe('ws');
     // A late joiner gets video too.
     await waitForVideoFrame(buyer.page, 'live-video', 10_000);
+    // A viewer arriving by the room's address: the entry script opens the media socket before the
+    // app's code has loaded and the player takes that one over, so there is exactly one.
+    const arriving = await newPage();
+    const mediaSockets: string[] = [];
+    arriving.page.on('websocket', (socket) => {
+      if (socket.url().includes('/ws/media')) mediaSockets.push(socket.url());
+    });
+    await arriving.page.goto(roomPath);
+    await waitForVideoFrame(arriving.page, 'live-video', 10_000);
+    expect(mediaSockets).toHaveLength(1);
+    arriving.expectNoErrors(signedOut);
+    await arriving.page.close();
     // HLS, forced: the browser's own player, then hls.js.
     for (const [query, engine] of [
       ['hls', 'native'],

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
-/** What a room name looks like (the server makes them: a slug of the title and a suffix). */
-export const ROOM_NAME_PATTERN = /^[a-z0-9-]{3,80}$/;
+import { ROOM_NAME_PATTERN } from './room-urls.ts';
+
+export { ROOM_NAME_PATTERN };
 
 /** A room name in a field called `field`. */
 export const roomNameSchema = (field: string) =>

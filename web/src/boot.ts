@@ -4,9 +4,11 @@
  * code is asked for right after that first paint, together with the page's own route chunks
  * (listed in #root's data-modules); the SPA shell of every other route loads the app at once
  * (its chunks are already preloaded by the shell's <link rel="modulepreload">s). Clicks on the
- * prerendered page's buttons before it is hydrated are replayed after (early-clicks.ts).
+ * prerendered page's buttons before it is hydrated are replayed after (early-clicks.ts). On a room
+ * page it first asks for the room's stream and opens its live video socket (app/early-room.ts).
  */
 import './index.css';
+import { startRoomRequests } from './app/early-room.ts';
 import { recordEarlyClicks } from './early-clicks.ts';
 
 /**
@@ -44,6 +46,8 @@ function preloadModules(hrefs: string[]): void {
 }
 
 async function boot(): Promise<void> {
+  // A room page's stream and live video are asked for while the app's code is still loading.
+  startRoomRequests(window.location.pathname, { video: true });
   const root = document.getElementById('root');
   if (root?.hasAttribute('data-prerendered')) {
     recordEarlyClicks(root);

@@ -1,4 +1,5 @@
 import type { RouteObject } from 'react-router';
+import { loadRoomPage } from './early-room.ts';
 import { FullScreenSpinner } from './full-screen-spinner.tsx';
 import { HomeRoute } from './home-route.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
@@ -126,7 +127,7 @@ export const routes: RouteObject[] = [
       {
         path: 'room/:name',
         lazy: async () => ({
-          Component: (await import('../features/room/room-page.tsx')).RoomPage,
+          Component: (await loadRoomPage()).RoomPage,
         }),
       },
       {

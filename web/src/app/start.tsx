@@ -4,6 +4,7 @@ import { takeEarlyClicks } from '../early-clicks.ts';
 import { App, createClientApp } from './app.tsx';
 import { preloadHomePage } from './home-route.tsx';
 import { resolveLazyRoutes } from './lazy-routes.ts';
+import { preloadOnLinkIntent } from './link-intent.ts';
 import { routes } from './routes.tsx';
 
 /**
@@ -16,6 +17,7 @@ export async function startApp(
   container: HTMLElement,
   options: Pick<RootOptions, 'onRecoverableError'> = {},
 ): Promise<Root> {
+  preloadOnLinkIntent(routes);
   if (container.hasAttribute('data-prerendered')) {
     const { pathname } = window.location;
     await Promise.all([

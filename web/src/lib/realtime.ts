@@ -1,4 +1,5 @@
 import { CloseCode } from '@streamshop/contract/live.ts';
+import { socketUrl, takeEarlySocket } from './early-requests.ts';
 /**
  * A small WebSocket client that lives outside React: it parses text frames into a typed message
  * union, passes binary frames through, and reconnects with capped, jittered exponential backoff.
@@ -41,11 +42,7 @@ export function isPermanentClose(code: number): boolean {
   return code === CLOSE_NORMAL || (code >= 4000 && code < 5000);
 }
 
-/** ws:// or wss:// URL for a same-origin path, following the page's scheme. */
-export function socketUrl(path: string, location: Pick<Location, 'protocol' | 'host'> = window.location) {
-  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-  return `${scheme}://${location.host}${path}`;
-}
+export { socketUrl };
 
 export type ConnectionStatus = 'connecting' | 'open' | 'reconnecting' | 'closed';
 
@@ -88,7 +85,9 @@ export class RealtimeSocket<Incoming, Outgoing = never> {
     this.stopped = false;
     if (this.socket) return;
     this.setStatus(this.attempt === 0 ? 'connecting' : 'reconnecting');
-    const socket = new WebSocket(socketUrl(this.options.path));
+    // The page may have opened this very socket before its code loaded (early-requests.ts).
+    const early = this.attempt === 0 ? takeEarlySocket(this.options.path) : undefined;
+    const socket = early?.socket ?? new WebSocket(socketUrl(this.options.path));
     socket.binaryType = 'arraybuffer';
     this.socket = socket;
 
@@ -97,20 +96,7 @@ export class RealtimeSocket<Incoming, Outgoing = never> {
       this.setStatus('open');
       this.options.onOpen?.();
     };
-    socket.onmessage = (event: MessageEvent) => {
-      if (typeof event.data === 'string') {
-        let message: Incoming | null = null;
-        try {
-          message = this.options.parse(event.data);
-        } catch {
-          message = null;
-        }
-        // A frame we cannot read is skipped; the connection stays useful for the rest.
-        if (message !== null) this.options.onMessage?.(message);
-      } else if (event.data instanceof ArrayBuffer) {
-        this.options.onBinary?.(event.data);
-      }
-    };
+    socket.onmessage = (event: MessageEvent) => this.receive(event.data);
     socket.onclose = (event: CloseEvent) => {
       socket.onopen = socket.onmessage = socket.onclose = socket.onerror = null;
       if (this.socket === socket) this.socket = null;
@@ -123,6 +109,28 @@ export class RealtimeSocket<Incoming, Outgoing = never> {
     };
     // An error is always followed by close, which decides what happens next.
     socket.onerror = () => {};
+    if (early) {
+      if (early.opened) socket.onopen(new Event('open'));
+      for (const data of early.received) {
+        if (this.socket !== socket) break;
+        this.receive(data);
+      }
+    }
+  }
+
+  private receive(data: unknown): void {
+    if (typeof data === 'string') {
+      let message: Incoming | null = null;
+      try {
+        message = this.options.parse(data);
+      } catch {
+        message = null;
+      }
+      // A frame we cannot read is skipped; the connection stays useful for the rest.
+      if (message !== null) this.options.onMessage?.(message);
+    } else if (data instanceof ArrayBuffer) {
+      this.options.onBinary?.(data);
+    }
   }
 
   /** Sends a typed message if the connection is open; returns whether it was sent. */

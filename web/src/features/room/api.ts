@@ -1,11 +1,10 @@
 import type { Stream } from '@streamshop/contract/catalog.ts';
 import type { ChatReplay, CreateRoomBody } from '@streamshop/contract/live.ts';
 import type { PaymentSession } from '@streamshop/contract/payments.ts';
+import { streamApiPath } from '@streamshop/contract/room-urls.ts';
 import type { ReplayChapters, RoomShop, StartOfferBody } from '@streamshop/contract/shop.ts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiDelete, apiGet, apiPost } from '../../lib/api/client.ts';
-
-const room = (roomName: string) => `/api/streams/${encodeURIComponent(roomName)}`;
 
 export const streamQueryKey = (roomName: string) => ['/api/streams', roomName] as const;
 
@@ -13,7 +12,7 @@ export const streamQueryKey = (roomName: string) => ['/api/streams', roomName] a
 export const streamQueryOptions = (roomName: string) =>
   queryOptions({
     queryKey: streamQueryKey(roomName),
-    queryFn: () => apiGet<Stream>(`/api/streams/${encodeURIComponent(roomName)}`),
+    queryFn: () => apiGet<Stream>(streamApiPath(roomName)),
   });
 
 export function useCreateRoomMutation() {
@@ -35,7 +34,7 @@ export function useStreamControlMutation(roomName: string, action: 'start' | 'en
 export const chatReplayQueryOptions = (roomName: string) =>
   queryOptions({
     queryKey: ['/api/streams', roomName, 'chat-replay'],
-    queryFn: () => apiGet<ChatReplay>(`${room(roomName)}/chat-replay`),
+    queryFn: () => apiGet<ChatReplay>(`${streamApiPath(roomName)}/chat-replay`),
   });
 
 export const roomShopQueryKey = (roomName: string) => ['/api/streams', roomName, 'shop'] as const;
@@ -44,7 +43,7 @@ export const roomShopQueryKey = (roomName: string) => ['/api/streams', roomName,
 export const roomShopQueryOptions = (roomName: string) =>
   queryOptions({
     queryKey: roomShopQueryKey(roomName),
-    queryFn: () => apiGet<RoomShop>(`${room(roomName)}/shop`),
+    queryFn: () => apiGet<RoomShop>(`${streamApiPath(roomName)}/shop`),
   });
 
 export const replayChaptersQueryKey = (roomName: string) => ['/api/streams', roomName, 'chapters'] as const;
@@ -53,7 +52,7 @@ export const replayChaptersQueryKey = (roomName: string) => ['/api/streams', roo
 export const replayChaptersQueryOptions = (roomName: string) =>
   queryOptions({
     queryKey: replayChaptersQueryKey(roomName),
-    queryFn: () => apiGet<ReplayChapters>(`${room(roomName)}/chapters`),
+    queryFn: () => apiGet<ReplayChapters>(`${streamApiPath(roomName)}/chapters`),
   });
 
 /** What the seller or a moderator can change in the room's shop. */
@@ -66,7 +65,7 @@ export type ShopChange =
   | { kind: 'end-offer' };
 
 function sendChange(roomName: string, change: ShopChange): Promise<RoomShop> {
-  const base = room(roomName);
+  const base = streamApiPath(roomName);
   switch (change.kind) {
     case 'add':
       return apiPost(`${base}/lineup`, { productId: change.productId });

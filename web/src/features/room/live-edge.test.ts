@@ -1,6 +1,6 @@
 import { LIVE_EDGE_MAX_LAG_SEC, LIVE_EDGE_TARGET_SEC } from '@streamshop/contract/live.ts';
 import { describe, expect, it } from 'vitest';
-import { liveEdgeSeekTarget, staleBufferRange } from './live-edge.ts';
+import { joinBuffers, liveEdgeSeekTarget, staleBufferRange, startPosition } from './live-edge.ts';
 
 describe('liveEdgeSeekTarget', () => {
   it('keeps playing while within the allowed lag', () => {
@@ -25,5 +25,29 @@ describe('staleBufferRange', () => {
   });
   it('drops media more than 10 s behind once 20 s have piled up', () => {
     expect(staleBufferRange(100, 125)).toEqual([100, 115]);
+  });
+});
+
+describe('startPosition', () => {
+  it('starts a late joiner just before the end of the first group', () => {
+    expect(startPosition(3600, 3600.9)).toBeCloseTo(3600.9 - LIVE_EDGE_TARGET_SEC);
+  });
+  it('starts at the keyframe when less than the target has arrived', () => {
+    expect(startPosition(3600, 3600.1)).toBe(3600);
+  });
+});
+
+describe('joinBuffers', () => {
+  it('keeps the order and every byte', () => {
+    const joined = joinBuffers([
+      new Uint8Array([1, 2]).buffer,
+      new Uint8Array([]).buffer,
+      new Uint8Array([3]).buffer,
+    ]);
+    expect([...new Uint8Array(joined)]).toEqual([1, 2, 3]);
+  });
+  it('passes a single buffer through', () => {
+    const only = new Uint8Array([7]).buffer;
+    expect(joinBuffers([only])).toBe(only);
   });
 });

@@ -16,6 +16,30 @@ export function liveEdgeSeekTarget(
 }
 
 /**
+ * Where a viewer who has just joined starts: LIVE_EDGE_TARGET_SEC before the end of what the
+ * first append buffered (the group since the latest keyframe), or its start when it is shorter.
+ */
+export function startPosition(
+  bufferedStart: number,
+  bufferedEnd: number,
+  targetSec: number = LIVE_EDGE_TARGET_SEC,
+): number {
+  return Math.max(bufferedStart, bufferedEnd - targetSec);
+}
+
+/** The buffers as one, in order (the one buffer itself when there is only one). */
+export function joinBuffers(buffers: ArrayBuffer[]): ArrayBuffer {
+  if (buffers.length === 1 && buffers[0]) return buffers[0];
+  const joined = new Uint8Array(buffers.reduce((n, b) => n + b.byteLength, 0));
+  let offset = 0;
+  for (const buffer of buffers) {
+    joined.set(new Uint8Array(buffer), offset);
+    offset += buffer.byteLength;
+  }
+  return joined.buffer;
+}
+
+/**
  * The start of buffered media older than `keepSec` behind the playhead that can be dropped to
  * bound memory, as [start, end), or null when there is nothing worth removing.
  */

@@ -1,7 +1,8 @@
 import type { MediaControl } from '@streamshop/contract/live.ts';
+import { mediaSocketPath } from '@streamshop/contract/room-urls.ts';
 import { RealtimeSocket } from '../../lib/realtime.ts';
 import { parseMediaControl } from './broadcaster.ts';
-import { liveEdgeSeekTarget, staleBufferRange } from './live-edge.ts';
+import { joinBuffers, liveEdgeSeekTarget, staleBufferRange, startPosition } from './live-edge.ts';
 
 export type PlayerStatus =
   /** Connecting, or waiting for the broadcaster (media_idle). */
@@ -50,7 +51,7 @@ export class LivePlayer {
     private readonly onStatus: (status: PlayerStatus) => void,
   ) {
     this.socket = new RealtimeSocket<MediaControl>({
-      path: `/ws/media?room=${encodeURIComponent(roomName)}`,
+      path: mediaSocketPath(roomName),
       parse: parseMediaControl,
       onMessage: (message) => this.onControl(message),
       onBinary: (data) => this.onMedia(data),
@@ -148,8 +149,11 @@ export class LivePlayer {
         return;
       }
     }
-    const next = this.queue.shift();
-    if (!next) return;
+    if (this.queue.length === 0) return;
+    // Everything that arrived while the buffer was busy goes in one append (a late joiner gets the
+    // whole group since the keyframe at once: one append instead of one per fragment).
+    const next = joinBuffers(this.queue);
+    this.queue = [];
     try {
       sourceBuffer.appendBuffer(next);
     } catch {
@@ -162,9 +166,9 @@ export class LivePlayer {
     if (sourceBuffer !== this.sourceBuffer) return;
     const { buffered } = sourceBuffer;
     if (!this.seekedToStart && buffered.length > 0) {
-      // A late joiner's timestamps do not start at 0: begin at the first buffered frame.
+      // A late joiner's timestamps do not start at 0: begin near the live edge of what came.
       this.seekedToStart = true;
-      this.video.currentTime = buffered.start(0);
+      this.video.currentTime = startPosition(buffered.start(0), buffered.end(buffered.length - 1));
       this.video.play().catch(() => {
         // Autoplay can still be refused; the page shows the video with its controls.
       });

@@ -1,5 +1,5 @@
 import type { Stream } from '@streamshop/contract/catalog.ts';
-import { ROOM_NAME_PATTERN } from '@streamshop/contract/room-name.ts';
+import { ROOM_NAME_PATTERN } from '@streamshop/contract/room-urls.ts';
 import { useQuery } from '@tanstack/react-query';
 import { AlertTriangle } from 'lucide-react';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';

@@ -1,4 +1,5 @@
 import { UNAUTHORIZED_REDIRECT_MS } from '@streamshop/contract/constants.ts';
+import { takeEarlyGet } from '../early-requests.ts';
 import { errorToast } from '../error-toast.ts';
 
 /**
@@ -37,7 +38,9 @@ export async function apiRequest<T>(method: Method, url: string, body?: unknown)
     headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
-  const response = await fetch(url, init);
+  // A GET the page started before its code loaded (early-requests.ts) is used once.
+  const early = method === 'GET' ? takeEarlyGet(url) : undefined;
+  const response = await (early ?? fetch(url, init));
   await throwIfNotOk(response);
   const text = await response.text();
   if (!text) return undefined as T;
