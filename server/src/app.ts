@@ -76,6 +76,8 @@ export interface AppDeps {
   bus?: Bus;
   /** Run the job that ends streams at their plan's limit (default true). */
   autoEnd?: boolean;
+  /** How often the media module looks for ended streams whose replay nobody published (default 20 s). */
+  orphanSweepMs?: number;
   /** Sample each live room's viewers every 5 s for the seller's stats (default true). */
   viewerSampling?: boolean;
   /** Run the payment jobs: expired holds, refunds, local renewals and webhook retries (default true). */
@@ -248,11 +250,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     publicUrl: config.publicUrl,
     sessionSockets,
   });
-  void media
-    .finishOrphans()
-    .catch((error) =>
-      app.log.error({ err: error }, 'publishing the replays of streams that ended meanwhile failed'),
-    );
+  media.startOrphanSweep(deps.orphanSweepMs);
   const stopAutoEnd = deps.autoEnd === false ? () => {} : startAutoEnd(database.db, hub, app.log);
   const stopViewerSampling =
     deps.viewerSampling === false ? () => {} : startViewerSampling(database.db, hub, app.log);

@@ -387,7 +387,7 @@ describe('pipeline faults and reconnects', () => {
     viewer.socket.close();
   });
 
-  it('after a restart, publishes the replay of a stream that ended while its instance was down', async () => {
+  it('publishes the replay of a stream whose instance went away before its end, from another instance', async () => {
     const first = await buildTestApp(
       { sessionSecret: t.config.sessionSecret },
       { database: t.database, autoEnd: false, viewerSampling: false },
@@ -403,18 +403,49 @@ describe('pipeline faults and reconnects', () => {
         .split('\n')
         .filter((line) => line.endsWith('.m4s')).length;
     while ((await stored()) < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    await first.app.close(); // the instance goes away with the stream still live
-    await endStream(room); // ended elsewhere (another instance, or the plan's limit)
-    const restarted = await buildTestApp(
+    // Another instance runs on (its sweep made quick for the test); this one goes away live.
+    const other = await buildTestApp(
       { dataDir: first.config.dataDir, sessionSecret: t.config.sessionSecret },
-      { database: t.database, autoEnd: false, viewerSampling: false },
+      { database: t.database, autoEnd: false, viewerSampling: false, orphanSweepMs: 200 },
     );
+    await first.app.close();
     try {
-      const vodUrl = await waitForStream(room, (s) => s.vodUrl, 'the replay', restarted.app);
-      const text = (await restarted.app.inject({ url: vodUrl })).body;
+      await endStream(room); // ended elsewhere (another instance, or the plan's limit)
+      await new Promise((r) => setTimeout(r, 600));
+      // Within the grace the publisher's instance would have had, nobody else closes it.
+      expect((await streamOf(room, other.app)).vodUrl).toBeNull();
+      await t.database.pool.query(
+        `update streams set ended_at = now() - interval '1 minute' where room_name = $1`,
+        [room],
+      );
+      const vodUrl = await waitForStream(room, (s) => s.vodUrl, 'the replay', other.app);
+      const text = (await other.app.inject({ url: vodUrl })).body;
       expect(text).toContain('#EXT-X-ENDLIST');
     } finally {
-      await restarted.close();
+      await other.close();
+      await first.close();
+    }
+  });
+
+  it('publishes the replay of a stream that ends while its instance shuts down', async () => {
+    const first = await buildTestApp(
+      { sessionSecret: t.config.sessionSecret },
+      { database: t.database, autoEnd: false, viewerSampling: false },
+    );
+    const on = await listenOnLoopback(first.app);
+    const room = await liveRoom();
+    const publisher = await connectPublisher(room, H264_TYPE, on);
+    await publish(publisher.socket, h264.sizes, 0, h264);
+    await waitForStream(room, (s) => (s.hlsUrl ? s.hlsUrl : null), 'the live playlist', first.app);
+    const deadline = Date.now() + 15_000;
+    while ((await segmentsIn(`/media/hls/${room}/live.m3u8`, on)) < 2 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    // The end and the shutdown at once: the close waits for the end to publish the replay.
+    await endStream(room, first.app);
+    await first.app.close();
+    try {
+      expect((await streamOf(room)).vodUrl).toMatch(/index\.m3u8$/);
+    } finally {
       await first.close();
     }
   });
@@ -515,6 +546,11 @@ describe.skipIf(!redisUrl)('two instances through Redis', () => {
       for (const viewer of [late, cold]) {
         const bytes = Buffer.concat(viewer.frames.flatMap((f) => (f.binary ? [f.binary] : [])));
         expect(decodes(bytes)).toBe('');
+      }
+      // Ended on the publisher's instance: the viewers on the others are told on their video socket.
+      await endStream(room, instances[0]?.app);
+      for (const viewer of [late, cold]) {
+        await until(() => viewer.frames.some((f) => textOf(f)?.type === 'stream_ended'), 'stream_ended');
       }
       for (const s of [early, late, cold, publisher]) s.socket.close();
     } finally {

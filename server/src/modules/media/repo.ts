@@ -27,11 +27,15 @@ export async function setThumbnailUrl(db: Db, roomName: string, thumbnailUrl: st
   await db.execute(sql`update streams set thumbnail_url = ${thumbnailUrl} where room_name = ${roomName}`);
 }
 
-/** Streams that ended in the last 7 days without a replay (their segments may be in storage). */
-export async function endedWithoutReplay(db: Db): Promise<string[]> {
+/**
+ * Streams that ended in the last 7 days, at least `endedSecondsAgo` ago, without a replay (their
+ * segments may be in storage).
+ */
+export async function endedWithoutReplay(db: Db, endedSecondsAgo: number): Promise<string[]> {
   const result = await db.execute<{ room_name: string }>(sql`
     select room_name from streams where ended_at is not null and vod_url is null
-    and ended_at > now() - interval '7 days'`);
+    and ended_at > now() - interval '7 days'
+    and ended_at <= now() - make_interval(secs => ${endedSecondsAgo})`);
   return result.rows.map((row) => row.room_name);
 }
 

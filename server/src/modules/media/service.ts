@@ -50,10 +50,13 @@ interface LiveRoom {
 export const isMp4Source = (mimeType: string) => mimeType.startsWith('video/mp4');
 
 /**
- * An instance that does not hold the publisher waits this long after the end before closing the
- * stored playlist itself (the publisher's instance, when alive, has long done it by then).
+ * A stream that ended this long ago without a replay lost its publisher's instance (killed, or
+ * shut down mid-end): any instance closes its stored playlist (the publisher's instance, when
+ * alive, has long done it by then).
  */
-const CLOSE_ELSEWHERE_AFTER_MS = 15_000;
+const ORPHAN_AFTER_SECONDS = 15;
+/** How often every instance looks for such streams. */
+export const ORPHAN_SWEEP_MS = 20_000;
 
 const mediaChannel = (roomName: string) => `media:${roomName}`;
 
@@ -71,7 +74,7 @@ const mediaChannel = (roomName: string) => `media:${roomName}`;
 export class MediaService {
   private readonly rooms = new Map<string, LiveRoom>();
   private readonly instanceId = randomUUID();
-  private readonly closeTimers = new Set<NodeJS.Timeout>();
+  private orphanSweep: NodeJS.Timeout | undefined;
   private demoLive: DemoLive | undefined;
 
   constructor(
@@ -246,6 +249,8 @@ export class MediaService {
   /** A viewer connected here; when this instance is not yet following the room, it catches up. */
   async addViewer(roomName: string, socket: WebSocket): Promise<void> {
     const room = this.room(roomName);
+    // The end reaches this instance's viewers wherever the publisher is (or was).
+    await this.watchForEnd(roomName);
     await this.followMedia(roomName);
     room.relay.addViewer(socket);
     // Closed while we were subscribing: its close handler already ran.
@@ -318,24 +323,12 @@ export class MediaService {
       await room.stopped;
       await room.unsubscribe?.();
       await (await room.media)?.();
+      // Elsewhere the publisher's instance closes it, or, if that is gone, the orphan sweep.
       if (room.recorder) await this.publishReplay(roomName, await room.recorder.close());
-      else this.closeLater(roomName);
       await restreamStopped;
       this.rooms.delete(roomName);
     })().catch((error) => this.log.error({ err: error, roomName }, 'finishing a stream failed'));
     return room.finishing;
-  }
-
-  /** Closes the stored playlist after a while, in case the publisher's instance went away. */
-  private closeLater(roomName: string) {
-    const timer = setTimeout(() => {
-      this.closeTimers.delete(timer);
-      closeStoredPlaylist(this.storage, roomName)
-        .then((url) => this.publishReplay(roomName, url))
-        .catch((error) => this.log.warn({ err: error, roomName }, 'closing the replay failed'));
-    }, CLOSE_ELSEWHERE_AFTER_MS);
-    timer.unref();
-    this.closeTimers.add(timer);
   }
 
   private async publishReplay(roomName: string, url: string | undefined): Promise<void> {
@@ -343,11 +336,27 @@ export class MediaService {
     if (await setReplayUrl(this.db, roomName, url)) this.log.info({ roomName }, 'replay ready');
   }
 
-  /** After a restart: the segments of streams that ended meanwhile become their replays now. */
+  /**
+   * Streams whose end no instance finished (the publisher's instance was killed or stopped while
+   * ending, the plan limit ended a stream nobody published any more, or this instance was down):
+   * their stored segments become their replays now.
+   */
   async finishOrphans(): Promise<void> {
-    for (const roomName of await endedWithoutReplay(this.db)) {
+    for (const roomName of await endedWithoutReplay(this.db, ORPHAN_AFTER_SECONDS)) {
+      if (this.rooms.get(roomName)?.finishing) continue;
       await this.publishReplay(roomName, await closeStoredPlaylist(this.storage, roomName));
     }
+  }
+
+  /** finishOrphans now and every `everyMs` until close(). */
+  startOrphanSweep(everyMs = ORPHAN_SWEEP_MS): void {
+    const sweep = () =>
+      this.finishOrphans().catch((error) =>
+        this.log.error({ err: error }, 'publishing the replays of orphaned streams failed'),
+      );
+    void sweep();
+    this.orphanSweep = setInterval(sweep, everyMs);
+    this.orphanSweep.unref();
   }
 
   /** Makes the demo replay's video when storage lacks it (the seed writes its stream rows). */
@@ -366,9 +375,14 @@ export class MediaService {
 
   async close(): Promise<void> {
     this.demoLive?.stop();
-    for (const timer of this.closeTimers) clearTimeout(timer);
+    clearInterval(this.orphanSweep);
     const restreamsStopped = [...this.rooms.values()].map((room) => this.stopRestream(room));
     for (const [roomName, room] of this.rooms) {
+      // A stream ending as the server stops: its replay is published before the process exits.
+      if (room.finishing) {
+        await room.finishing;
+        continue;
+      }
       const pipeline = room.pipeline;
       room.pipeline = undefined;
       await pipeline?.stop();
