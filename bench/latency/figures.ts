@@ -109,6 +109,8 @@ export interface ViewerFigures {
   dataPath: string;
   dataEngine: string;
   onPath: boolean;
+  /** The WebSockets the page opened (the room's /ws, the video's /ws/media) and the binary bytes each got. */
+  sockets: string[];
   error?: string;
   problems: string[];
 }
@@ -132,6 +134,11 @@ export function viewerFigures(run: ViewerRun, preview: Shown[], fromAt: number, 
     dataPath: run.dataPath,
     dataEngine: run.dataEngine,
     onPath: run.dataPath === run.path.expected.path && run.dataEngine === run.path.expected.engine,
+    sockets: (run.state?.sockets ?? []).map(
+      (socket) =>
+        `${new URL(socket.url, 'http://x').pathname} (${(socket.binaryBytes / 1e6).toFixed(1)} MB, ` +
+        `${socket.closedAt < 0 ? 'open at the end' : `closed ${(socket.closedAt / 1000).toFixed(1)} s after navigation`})`,
+    ),
     ...(run.error ? { error: run.error } : {}),
     problems: run.problems,
   };

@@ -88,7 +88,8 @@ function viewerRows(st: StreamFigures, v: ViewerFigures, f: Figures, full: boole
       ...(f.loopback ? { baseline: f.loopback.flow.fps } : {}),
       note:
         `longest gap ${fixed(v.flow.longestGapMs, 0)} ms; skipped ${v.flow.skipped}, repeated ${v.flow.repeats}, ` +
-        `seeks ${v.seeks}; unmatched ${v.unmatched}, undecoded ${v.undecoded}; first frame ${fixed(v.firstFrameMs, 0)} ms after goto`,
+        `seeks ${v.seeks}; unmatched ${v.unmatched}, undecoded ${v.undecoded}; first frame ${fixed(v.firstFrameMs, 0)} ms after goto; ` +
+        `sockets ${v.sockets.join(', ') || 'none'}`,
     },
   ];
 }
@@ -208,7 +209,10 @@ export function judgeAndReport(rig: Rig, measured: Measured, cleanedAt: number):
   const { options } = rig;
   const f = figures(measured);
   const verdicts = verdictsOf(f);
-  const name = options.seconds === DEFAULTS.seconds ? 'latency' : `latency-${options.seconds}s`;
+  const name =
+    'latency' +
+    (options.seconds === DEFAULTS.seconds ? '' : `-${options.seconds}s`) +
+    (options.ingests.length === 1 ? `-${options.ingests[0]}` : '');
   report(name, rowsOf(f, rig, measured), {
     options,
     machine: {

@@ -14,6 +14,7 @@ import { LIVE_VIDEO, type ProbeState, readProbe, waitForDecodedFrame } from './p
 import { problemsOf } from './problems.ts';
 import type { Rig } from './setup.ts';
 import { checkNotStopped, wait } from './stop.ts';
+import { videoPathOf } from './viewers.ts';
 
 /** The first join this long after the stream started (the pipeline's output is steady by then). */
 const FIRST_JOIN_SEC = 8;
@@ -59,9 +60,9 @@ async function join(rig: Rig, roomPath: string, index: number, holdMs: number): 
   try {
     await watched.page.goto(roomPath);
     await waitForDecodedFrame(watched.page, 'live', FIRST_FRAME_TIMEOUT_MS);
-    const video = watched.page.locator(LIVE_VIDEO);
-    run.dataPath = (await video.getAttribute('data-path')) ?? '';
-    run.dataEngine = (await video.getAttribute('data-engine')) ?? '';
+    const { path, engine } = await videoPathOf(watched.page);
+    run.dataPath = path;
+    run.dataEngine = engine;
     await wait(holdMs);
   } catch (error) {
     checkNotStopped();

@@ -36,6 +36,8 @@ export interface SocketEntry {
   firstBinaryAt: number;
   binaryMessages: number;
   binaryBytes: number;
+  /** performance.now() of the close (−1: still open). */
+  closedAt: number;
 }
 
 export interface ProbeState {
@@ -77,9 +79,10 @@ export function probeScript(targets: Array<{ name: string; selector: string }>):
     constructor(url, protocols) {
       super(url, protocols);
       const entry = { url: String(url), createdAt: performance.now(), openAt: -1, firstTextAt: -1,
-        firstBinaryAt: -1, binaryMessages: 0, binaryBytes: 0 };
+        firstBinaryAt: -1, binaryMessages: 0, binaryBytes: 0, closedAt: -1 };
       state.sockets.push(entry);
       this.addEventListener('open', () => { entry.openAt = performance.now(); });
+      this.addEventListener('close', () => { entry.closedAt = performance.now(); });
       this.addEventListener('message', (event) => {
         const t = performance.now();
         if (typeof event.data === 'string') {

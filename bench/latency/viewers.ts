@@ -3,6 +3,7 @@
  * together on the live room; each logs the frames it shows until the window is read.
  */
 
+import type { Page } from 'playwright-core';
 import type { WatchedPage } from '../../e2e/browser.ts';
 import type { ViewerPath } from './paths.ts';
 import { LIVE_VIDEO, type ProbeState, readProbe, waitForDecodedFrame } from './probe.ts';
@@ -22,6 +23,17 @@ export interface ViewerRun {
   dataEngine: string;
   state?: ProbeState;
   problems: string[];
+}
+
+/** The live video's data-path and data-engine now ('' when absent; 'no video' when there is no such element). */
+export async function videoPathOf(page: Page): Promise<{ path: string; engine: string }> {
+  return page
+    .evaluate((selector) => {
+      const video = document.querySelector<HTMLVideoElement>(selector);
+      if (!video) return { path: 'no video', engine: '' };
+      return { path: video.dataset.path ?? '', engine: video.dataset.engine ?? '' };
+    }, LIVE_VIDEO)
+    .catch((error) => ({ path: `? (${errorText(error)})`, engine: '' }));
 }
 
 export interface OpenViewer {
@@ -65,14 +77,9 @@ export async function closeViewers(viewers: OpenViewer[]): Promise<ViewerRun[]> 
   return Promise.all(
     viewers.map(async ({ run, watched }) => {
       run.state = await readProbe(watched.page).catch(() => undefined);
-      const attribute = (name: string) =>
-        watched.page
-          .locator(LIVE_VIDEO)
-          .getAttribute(name, { timeout: 2000 })
-          .then((v) => v ?? '')
-          .catch(() => '?');
-      run.dataPath = await attribute('data-path');
-      run.dataEngine = await attribute('data-engine');
+      const { path, engine } = await videoPathOf(watched.page);
+      run.dataPath = path;
+      run.dataEngine = engine;
       run.problems = problemsOf(watched);
       await watched.close();
       return run;
