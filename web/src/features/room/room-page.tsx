@@ -76,37 +76,29 @@ export function RoomPage() {
       </RoomNotice>
     );
   }
-  if (!query.data) {
-    return (
-      <section className="mx-auto w-full max-w-7xl px-4 py-6 sm:px-6" aria-busy="true">
-        <h1 className="sr-only">Live Stream</h1>
-        <Skeleton className="h-9 w-72" />
-        <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
-          <Skeleton className="aspect-video w-full rounded-xl" />
-          <Skeleton className="h-96 w-full rounded-xl" />
-        </div>
-      </section>
-    );
-  }
-  return <Room stream={query.data} />;
+  // The room renders before its stream has loaded: a viewer's player starts at once (its
+  // connection is usually open already, see app/early-room.ts) and stays when the stream comes.
+  return <Room roomName={name} stream={query.data} />;
 }
 
-function Room({ stream }: { stream: Stream }) {
+/** The room; until `stream` has loaded, as a viewer would see it, with placeholders. */
+function Room({ roomName, stream }: { roomName: string; stream: Stream | undefined }) {
   const { user } = useAuth();
   const navigate = useNavigate();
-  const roomName = stream.roomName;
-  const isHost = user?.handle === stream.owner.handle;
+  const hostHandle = stream?.owner.handle ?? '';
+  const isHost = stream !== undefined && user?.handle === hostHandle;
   const { state, status, send, shop, shopLoadFailed } = useRoomSocket(roomName, true);
   // The seller's moderators run the room's shop too.
   const role = useQuery({ ...roomRoleQueryOptions(roomName), enabled: user !== null && !isHost });
   const runsShop = isHost || role.data?.canModerate === true;
 
-  const ended = state.ended || (!stream.isActive && stream.startedAt !== null);
-  const endsAt = ended ? null : (state.endsAt ?? (stream.isActive ? stream.endsAt : null));
+  const ended = state.ended || (stream !== undefined && !stream.isActive && stream.startedAt !== null);
+  const endsAt = ended ? null : (state.endsAt ?? (stream?.isActive ? stream.endsAt : null));
   // Live once started; a stream without an end (the always-live demo room) shows no countdown.
-  const live = !ended && (endsAt !== null || stream.isActive);
+  // Not yet loaded: most who open a room come to watch it live.
+  const live = !ended && (endsAt !== null || (stream?.isActive ?? true));
   const now = useNow(live);
-  const secondsLeft = ended ? null : live ? secondsUntil(endsAt, now) : stream.durationSec;
+  const secondsLeft = ended ? null : live ? secondsUntil(endsAt, now) : (stream?.durationSec ?? null);
 
   // --- The host's side: camera, publisher, start and end. ---
   const camera = useCamera(isHost && !ended);
@@ -184,7 +176,7 @@ function Room({ stream }: { stream: Stream }) {
     );
   else
     stage = (
-      <ViewerStage roomName={roomName} live={live} posterUrl={stream.thumbnailUrl}>
+      <ViewerStage roomName={roomName} live={live} posterUrl={stream?.thumbnailUrl}>
         {/* Over the video's corner (under it on a phone); Buy Now opens a sheet, so the video plays on. */}
         <PinnedProducts
           roomName={roomName}
@@ -207,7 +199,7 @@ function Room({ stream }: { stream: Stream }) {
         roomName={roomName}
         shop={shop}
         live={live}
-        ownerHandle={stream.owner.handle}
+        ownerHandle={hostHandle}
         isOwner={isHost}
         loadFailed={shopLoadFailed}
       />
@@ -215,19 +207,26 @@ function Room({ stream }: { stream: Stream }) {
   }
 
   return (
-    <section className="mx-auto w-full max-w-7xl px-4 py-6 sm:px-6">
-      <RoomHeader
-        title={stream.title}
-        hostHandle={stream.owner.handle}
-        live={live}
-        viewerCount={ended ? null : (state.viewerCount ?? 0)}
-        secondsLeft={secondsLeft}
-      />
+    <section className="mx-auto w-full max-w-7xl px-4 py-6 sm:px-6" aria-busy={stream === undefined}>
+      {stream ? (
+        <RoomHeader
+          title={stream.title}
+          hostHandle={hostHandle}
+          live={live}
+          viewerCount={ended ? null : (state.viewerCount ?? 0)}
+          secondsLeft={secondsLeft}
+        />
+      ) : (
+        <>
+          <h1 className="sr-only">Live Stream</h1>
+          <Skeleton className="h-9 w-72" />
+        </>
+      )}
       <div className="mt-6 grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="grid gap-4">
           {stage}
           {shopSection}
-          {stream.description ? (
+          {stream?.description ? (
             <p className="whitespace-pre-line text-muted-foreground text-sm">{stream.description}</p>
           ) : null}
         </div>
@@ -236,7 +235,7 @@ function Room({ stream }: { stream: Stream }) {
             className="lg:h-[min(36rem,calc(100vh-12rem))]"
             roomName={roomName}
             video={replayVideo}
-            hostHandle={stream.owner.handle}
+            hostHandle={hostHandle}
           />
         ) : (
           <ChatPanel
@@ -245,7 +244,7 @@ function Room({ stream }: { stream: Stream }) {
             error={state.error}
             canChat={user !== null}
             isHost={isHost}
-            hostHandle={stream.owner.handle}
+            hostHandle={hostHandle}
             connected={status === 'open'}
             send={send}
           />
