@@ -13,7 +13,7 @@ import {
 import { grabThumbnail } from './thumbnail.ts';
 
 /** How often the working folders are checked for finished segments. */
-const POLL_MS = 200;
+const POLL_MS = 100;
 /** A new thumbnail at most this often while live. */
 export const THUMBNAIL_EVERY_MS = 30_000;
 

@@ -59,7 +59,9 @@ export const mediaRoutes: FastifyPluginAsync<{
     return reply
       .header(
         'cache-control',
-        extension === 'm3u8' ? 'public, max-age=1, must-revalidate' : 'public, max-age=31536000, immutable',
+        extension === 'm3u8'
+          ? 'public, max-age=0, s-maxage=1, must-revalidate'
+          : 'public, max-age=31536000, immutable',
       )
       .header('x-content-type-options', 'nosniff')
       .header('content-length', object.size)

@@ -1,6 +1,12 @@
 import { LIVE_EDGE_MAX_LAG_SEC, LIVE_EDGE_TARGET_SEC } from '@streamshop/contract/live.ts';
 import { describe, expect, it } from 'vitest';
-import { joinBuffers, liveEdgeSeekTarget, staleBufferRange, startPosition } from './live-edge.ts';
+import {
+  joinBuffers,
+  liveEdgeRate,
+  liveEdgeSeekTarget,
+  staleBufferRange,
+  startPosition,
+} from './live-edge.ts';
 
 describe('liveEdgeSeekTarget', () => {
   it('keeps playing while within the allowed lag', () => {
@@ -49,5 +55,19 @@ describe('joinBuffers', () => {
   it('passes a single buffer through', () => {
     const only = new Uint8Array([7]).buffer;
     expect(joinBuffers([only])).toBe(only);
+  });
+});
+
+describe('liveEdgeRate', () => {
+  it('plays faster once well behind the target, and normally again at the target', () => {
+    expect(liveEdgeRate(10, 9.7, 1)).toBe(1);
+    expect(liveEdgeRate(10, 9.5, 1)).toBeGreaterThan(1);
+    // Between the target and the catch-up threshold it keeps what it was doing.
+    expect(liveEdgeRate(10, 9.65, 1.1)).toBe(1.1);
+    expect(liveEdgeRate(10, 9.65, 1)).toBe(1);
+    expect(liveEdgeRate(10, 9.75, 1.1)).toBe(1);
+  });
+  it('plays normally when positions are unknown', () => {
+    expect(liveEdgeRate(Number.NaN, 0, 1.1)).toBe(1);
   });
 });

@@ -1,4 +1,9 @@
-import { LIVE_EDGE_MAX_LAG_SEC, LIVE_EDGE_TARGET_SEC } from '@streamshop/contract/live.ts';
+import {
+  LIVE_EDGE_CATCH_UP_AFTER_SEC,
+  LIVE_EDGE_CATCH_UP_RATE,
+  LIVE_EDGE_MAX_LAG_SEC,
+  LIVE_EDGE_TARGET_SEC,
+} from '@streamshop/contract/live.ts';
 
 /**
  * Where a live viewer should jump to, or null to keep playing: when the playhead is more than
@@ -13,6 +18,20 @@ export function liveEdgeSeekTarget(
   if (!Number.isFinite(bufferedEnd) || !Number.isFinite(currentTime)) return null;
   if (bufferedEnd - currentTime <= maxLagSec) return null;
   return Math.max(0, bufferedEnd - targetSec);
+}
+
+/**
+ * The playback rate that brings a live viewer back to LIVE_EDGE_TARGET_SEC behind the end of what
+ * is buffered without a jump: faster once more than LIVE_EDGE_CATCH_UP_AFTER_SEC further behind,
+ * normal again at the target (in between, whatever it was: no flapping at one threshold). Without
+ * it a viewer kept whatever lag a hiccup left, up to LIVE_EDGE_MAX_LAG_SEC, for the whole stream.
+ */
+export function liveEdgeRate(bufferedEnd: number, currentTime: number, rate: number): number {
+  if (!Number.isFinite(bufferedEnd) || !Number.isFinite(currentTime)) return 1;
+  const lag = bufferedEnd - currentTime;
+  if (lag > LIVE_EDGE_TARGET_SEC + LIVE_EDGE_CATCH_UP_AFTER_SEC) return LIVE_EDGE_CATCH_UP_RATE;
+  if (lag <= LIVE_EDGE_TARGET_SEC) return 1;
+  return rate;
 }
 
 /**

@@ -2,7 +2,13 @@ import type { MediaControl } from '@streamshop/contract/live.ts';
 import { mediaSocketPath } from '@streamshop/contract/room-urls.ts';
 import { RealtimeSocket } from '../../lib/realtime.ts';
 import { parseMediaControl } from './broadcaster.ts';
-import { joinBuffers, liveEdgeSeekTarget, staleBufferRange, startPosition } from './live-edge.ts';
+import {
+  joinBuffers,
+  liveEdgeRate,
+  liveEdgeSeekTarget,
+  staleBufferRange,
+  startPosition,
+} from './live-edge.ts';
 
 export type PlayerStatus =
   /** Connecting, or waiting for the broadcaster (media_idle). */
@@ -184,6 +190,8 @@ export class LivePlayer {
     const end = sourceBuffer.buffered.end(sourceBuffer.buffered.length - 1);
     const target = liveEdgeSeekTarget(end, this.video.currentTime);
     if (target !== null) this.video.currentTime = target;
+    const rate = liveEdgeRate(end, this.video.currentTime, this.video.playbackRate);
+    if (rate !== this.video.playbackRate) this.video.playbackRate = rate;
   }
 
   private dropBuffered(): void {
