@@ -37,7 +37,9 @@
  *   CPU          per stream, over its measured window: the server process's CPU seconds and its
  *                ffmpeg children's (/proc/<pid>/stat; children that ended in the window through the
  *                server's cutime + cstime) ÷ wall seconds, as % of one core, with the 3 viewers on;
- *                and the idle server's over --idle-seconds before any stream
+ *                and the idle server's over --idle-seconds before any stream. Beside it the
+ *                pipeline's output frame rate, counted in the live playlist's newest segments
+ *                (segments.ts): ~30 for the 30 fps camera, more when ffmpeg duplicates frames
  *   baseline     before going live, in its own context: one page records the same fake camera with
  *                the app's MediaRecorder settings and appends the chunks straight into MSE in the
  *                same page, with the player's live-edge rule: the floor of record → MSE playback
@@ -55,7 +57,7 @@
  *
  * The run is three phases, each in its own file under bench/latency/: setUp (setup.ts: the clip,
  * the server, Chromium) → measure (measure.ts: the loopback baseline; stream.ts, viewers.ts,
- * cpu.ts: a stream, its viewers per path and its CPU; late-joins.ts) → judgeAndReport
+ * cpu.ts, segments.ts: a stream, its viewers per path, its CPU and output; late-joins.ts) → judgeAndReport
  * (figures.ts, judge.ts: the figures, the verdicts, the table and bench/results/latency*.json). options.ts has the flags and targets, teardown.ts the
  * hard cap and the clean-up.
  */

@@ -173,6 +173,7 @@ export function streamFigures(stream: StreamRun) {
     previewUndecoded: preview.all.filter((s) => inWindow(s) && s.frame < 0).length,
     cameraToPreview: stats(captureDelays),
     cpu: stream.cpu,
+    output: stream.output,
     loadAverage: stream.loadAverage,
   };
 }

@@ -21,6 +21,14 @@ const cpuSplit = (c: CpuUse) =>
   `node ${fixed(c.serverPercent, 2)} %, ffmpeg ${fixed(c.ffmpegPercent, 2)} %` +
   (c.otherChildrenPercent > 0.005 ? `, other children ${fixed(c.otherChildrenPercent, 2)} %` : '');
 
+const outputNote = (st: StreamFigures) =>
+  st.output
+    ? `out at ${fixed(st.output.fps, 0)} frames/s (${st.output.frames} frames in the last ${st.output.segments} HLS segments, ${fixed(st.output.seconds)} s)`
+    : 'output frame rate unread';
+
+/** The pipeline's output has far more frames than the camera: duplicated frames. */
+const duplicating = (st: StreamFigures) => (st.output?.fps ?? 0) > CLIP.fps * 1.5;
+
 export function verdictsOf(f: Figures): string[] {
   const s = f.joinSummary;
   return [
@@ -42,6 +50,13 @@ export function verdictsOf(f: Figures): string[] {
         (st) =>
           `${metOrMissed(st.cpu.percent <= TARGET.h264CpuPercent)}: server + ffmpeg CPU for one H.264 stream ` +
           `${fixed(st.cpu.percent)} % of a core ≤ ${TARGET.h264CpuPercent} % (the clip is ${CLIP.height}p)`,
+      ),
+    ...f.streams
+      .filter(duplicating)
+      .map(
+        (st) =>
+          `!! ${INGEST[st.ingest]}: the pipeline's output has ${fixed(st.output?.fps ?? Number.NaN, 0)} video frames per ` +
+          `second of media for a ${CLIP.fps} fps camera (frames duplicated)`,
       ),
     ...(f.joins.length
       ? [
@@ -126,7 +141,8 @@ function streamRows(st: StreamFigures, f: Figures, index: number): Row[] {
       unit: '% of a core',
       ...(f.idle ? { baseline: f.idle.percent } : {}),
       note:
-        `${cpuTarget}${cpuSplit(st.cpu)}; publisher sent ${st.mimeType || '?'}, video ${st.video}; ` +
+        `${cpuTarget}${cpuSplit(st.cpu)}; publisher sent ${st.mimeType || '?'}, video ${st.video}, ` +
+        `${outputNote(st)}; ` +
         `${fixed(st.cpu.wallSec, 0)} s window, 3 viewers; load ${loads(st.loadAverage.from)} → ${loads(st.loadAverage.to)}`,
     },
   ];

@@ -12,6 +12,7 @@ import type { Ingest } from './options.ts';
 import { VIEWER_PATHS } from './paths.ts';
 import { type ProbeState, readProbe } from './probe.ts';
 import { problemsOf } from './problems.ts';
+import { liveSegmentRate, type SegmentRate } from './segments.ts';
 import type { Rig } from './setup.ts';
 import { wait } from './stop.ts';
 import { closeViewers, openViewers, type ViewerRun } from './viewers.ts';
@@ -28,6 +29,8 @@ export interface StreamRun {
   viewers: ViewerRun[];
   /** The server and its ffmpeg over the window. */
   cpu: CpuUse;
+  /** Video frames per second of media in the live playlist's newest segments at the window's end. */
+  output: SegmentRate | undefined;
   loadAverage: { from: number[]; to: number[] };
 }
 
@@ -51,6 +54,7 @@ export async function measureStream(rig: Rig, ingest: Ingest): Promise<StreamRun
   await wait(toAt - Date.now());
   const cpu = cpuBetween(cpuFrom, snapshot(rig.serverPid));
   const loadTo = loadavg();
+  const output = await liveSegmentRate(rig.base, roomPath.replace('/room/', ''));
   const [sellerState, viewers] = await Promise.all([readProbe(seller.page), closeViewers(open)]);
   const sellerProblems = problemsOf(seller);
   await endStream(broadcast);
@@ -65,6 +69,7 @@ export async function measureStream(rig: Rig, ingest: Ingest): Promise<StreamRun
     sellerProblems,
     viewers,
     cpu,
+    output,
     loadAverage: { from: loadFrom, to: loadTo },
   };
 }
