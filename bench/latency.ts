@@ -20,18 +20,19 @@
  *   broadcaster  a signed-up seller goes live through /golive and Start Stream (the app's own
  *                MediaRecorder → /ws/publish); the probe reads the camera preview
  *                (data-testid="camera-preview"). One stream per ingest, one after another, each
- *                ended before the next: H.264 (Chromium records video/webm;codecs=h264, the server's
- *                ffmpeg copies it) and VP8 (an init script makes MediaRecorder.isTypeSupported say
- *                no to every h264/avc1 type, so the app records VP8 and ffmpeg encodes it to H.264)
+ *                ended before the next: H.264 (Chromium records video/webm;codecs=h264, the
+ *                server's ffmpeg copies it) and VP8 (an init script makes
+ *                MediaRecorder.isTypeSupported say no to every h264/avc1 type, so the app records
+ *                VP8 and ffmpeg encodes it to H.264)
  *   viewers      three signed-out viewers, each in its own browser context, on the same stream:
  *                /room/:name?path=ws (fMP4 over the WebSocket into MSE), ?path=hls (the live
  *                playlist in Chromium's own HLS player) and ?path=hlsjs (hls.js); the probe reads
  *                data-testid="live-video", whose data-path / data-engine are checked against the
  *                forced path. Latency = viewer time − preview time of the same frame, median /
  *                p95 / p99 per path over the measured window (60 s)
- *   late joins   on a last stream of their own (H.264, nobody else watching): 10 (--late-joins, up
- *                to 20) signed-out contexts open /room/:name (no ?path=: the automatic path) one after
- *                another from 8 s into the stream, each with a cold cache: navigation start →
+ *   late joins   on a last stream of their own (H.264, nobody else watching): 10 (--late-joins,
+ *                up to 20) signed-out contexts open /room/:name (no ?path=: the automatic path) one
+ *                after another from 8 s into the stream, each with a cold cache: navigation start →
  *                first frame presented, with the room API's answer and the media WebSocket's open
  *                and first bytes on the way; p50 / p95 over the joins and each join's timeline
  *   CPU          per stream, over its measured window: the server process's CPU seconds and its
@@ -52,14 +53,16 @@
  * (Use the `=` form: run-all treats bare words as benchmark names.) Each stream runs on the free
  * plan (1:39) and is ended before the next starts: the viewers get 15 s to start, so warm-up +
  * seconds is at most 75 s, and the late joins are spread over at most 80 s. With the defaults the
- * run takes about 5 minutes. It stops by itself after --max-seconds: Chromium and the server are
- * stopped, the temp folder removed, and the exit code is 3. Needs ffmpeg and the built web app (it runs `npm run build` first when web/dist is missing).
+ * run takes about 4–5 minutes. It stops by itself after --max-seconds: Chromium and the server
+ * are stopped, the temp folder removed, and the exit code is 3. Needs ffmpeg and the built web
+ * app (it runs `npm run build` first when web/dist is missing).
  *
  * The run is three phases, each in its own file under bench/latency/: setUp (setup.ts: the clip,
  * the server, Chromium) → measure (measure.ts: the loopback baseline; stream.ts, viewers.ts,
- * cpu.ts, segments.ts: a stream, its viewers per path, its CPU and output; late-joins.ts) → judgeAndReport
- * (figures.ts, judge.ts: the figures, the verdicts, the table and bench/results/latency*.json). options.ts has the flags and targets, teardown.ts the
- * hard cap and the clean-up.
+ * cpu.ts, segments.ts: a stream, its viewers per path, its CPU and output; late-joins.ts) →
+ * judgeAndReport (figures.ts, judge.ts: the figures, the verdicts, the table and
+ * bench/results/latency*.json). options.ts has the flags and targets, teardown.ts the hard cap
+ * and the clean-up.
  */
 
 import { judgeAndReport } from './latency/judge.ts';
