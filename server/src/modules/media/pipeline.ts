@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import { isFlvAvcInit } from './flv.ts';
 import { Fmp4Error } from './fmp4.ts';
 import { Fmp4Ingest } from './fmp4-ingest.ts';
 import type { RelayEvent } from './relay-events.ts';
@@ -84,8 +85,9 @@ export function pipelineArgs(copyVideo: boolean): string[] {
   ];
 }
 
-/** A WebM (Matroska CodecID) or MP4 (avcC) init segment of H.264 video. */
-export const isH264Init = (init: Buffer) => init.includes('V_MPEG4/ISO/AVC') || init.includes('avcC');
+/** A WebM (Matroska CodecID), MP4 (avcC) or FLV (video codec id 7) init segment of H.264 video. */
+export const isH264Init = (init: Buffer) =>
+  init.includes('V_MPEG4/ISO/AVC') || init.includes('avcC') || isFlvAvcInit(init);
 
 type Child = ChildProcessByStdio<Writable, Readable, Readable>;
 
