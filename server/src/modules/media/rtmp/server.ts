@@ -1,0 +1,99 @@
+import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
+import { IngestConnection } from './connection.ts';
+import type { ConnectionSettings, RtmpIngestLogger } from './ingest-types.ts';
+import type { RtmpPublishSession } from './publish-session.ts';
+
+export { keyIdOf } from './connection.ts';
+export type {
+  PublishAccepted,
+  PublishDecision,
+  PublishRefused,
+  RtmpIngestLogger,
+  RtmpPeer,
+} from './ingest-types.ts';
+export type { PublishEnd, PublishEndReason, RtmpPublishSession } from './publish-session.ts';
+
+/**
+ * The RTMP ingest server: OBS, ffmpeg and hardware encoders publish to
+ * rtmp://host:RTMP_PORT/<app>/<stream key>; each accepted publish becomes a session whose FLV
+ * bytes go to FlvIngest (ADR 0013). Plain TCP only: RTMPS is a TLS terminator in front.
+ *
+ * Whatever arrives (garbage, another protocol, a stalled or oversized client, too many
+ * connections), the offending socket is destroyed with a warning, the server goes on, and no log
+ * line names a stream key.
+ */
+export interface RtmpIngestServerOptions {
+  authorize: ConnectionSettings['authorize'];
+  onPublish: ConnectionSettings['onPublish'];
+  log: RtmpIngestLogger;
+  /** Open connections at once, publishing or not; more are closed at once. Default 100. */
+  maxConnections?: number;
+  /** From the TCP connection to the publish being accepted (handshake, commands). Default 10 s. */
+  handshakeTimeoutMs?: number;
+  /** No bytes in or out for this long closes the connection. Default 30 s. */
+  idleTimeoutMs?: number;
+  /** The longest RTMP message accepted. Default 8 MB. */
+  maxMessageBytes?: number;
+  /** The chunk size the server sends with (and asks for: ffmpeg adopts it). Default 4096. */
+  chunkSize?: number;
+}
+
+export class RtmpIngestServer {
+  private readonly server: Server;
+  private readonly connections = new Set<IngestConnection>();
+  private readonly settings: ConnectionSettings;
+  private readonly maxConnections: number;
+
+  constructor(options: RtmpIngestServerOptions) {
+    this.maxConnections = options.maxConnections ?? 100;
+    this.settings = {
+      authorize: options.authorize,
+      onPublish: options.onPublish,
+      log: options.log,
+      handshakeTimeoutMs: options.handshakeTimeoutMs ?? 10_000,
+      idleTimeoutMs: options.idleTimeoutMs ?? 30_000,
+      maxMessageBytes: options.maxMessageBytes ?? 8 * 1024 * 1024,
+      chunkSize: Math.min(Math.max(options.chunkSize ?? 4096, 128), 0x7fffffff),
+    };
+    this.server = createServer((socket) => this.accept(socket));
+    this.server.on('error', (error) => options.log.warn({ err: error }, 'rtmp ingest server error'));
+  }
+
+  /** Starts listening; resolves with the address (port 0 picks a free port). */
+  listen(port: number, host: string): Promise<AddressInfo> {
+    return new Promise((resolve, reject) => {
+      const failed = (error: Error) => reject(error);
+      this.server.once('error', failed);
+      this.server.listen(port, host, () => {
+        this.server.off('error', failed);
+        resolve(this.server.address() as AddressInfo);
+      });
+    });
+  }
+
+  /** The sessions publishing now. */
+  get sessions(): RtmpPublishSession[] {
+    return [...this.connections].flatMap((connection) => connection.publishing ?? []);
+  }
+
+  /** Stops listening and drops every connection (sessions end with 'server-closed'). */
+  close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const connection of this.connections) connection.shutdown();
+    return closed;
+  }
+
+  private accept(socket: Socket): void {
+    socket.on('error', () => {});
+    if (this.connections.size >= this.maxConnections) {
+      this.settings.log.warn(
+        { remoteAddress: socket.remoteAddress, maxConnections: this.maxConnections },
+        'rtmp connection refused: too many connections',
+      );
+      socket.destroy();
+      return;
+    }
+    const connection = new IngestConnection(socket, this.settings, () => this.connections.delete(connection));
+    this.connections.add(connection);
+  }
+}
