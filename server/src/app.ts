@@ -23,6 +23,8 @@ import { startPaymentJobs } from './modules/checkout/payment-jobs.ts';
 import { checkoutRoutes, localPaymentRoutes, WEBHOOK_PATH } from './modules/checkout/routes.ts';
 import { discRoutes } from './modules/disc/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { dropEncoderEverywhere, startEncoderIngest } from './modules/media/encoder-ingest.ts';
+import { ingestRoutes } from './modules/media/ingest-routes.ts';
 import { mediaRoutes } from './modules/media/routes.ts';
 import { MediaService } from './modules/media/service.ts';
 import { moderationRoutes } from './modules/moderation/routes.ts';
@@ -76,6 +78,8 @@ export interface AppDeps {
   bus?: Bus;
   /** Run the job that ends streams at their plan's limit (default true). */
   autoEnd?: boolean;
+  /** How long an RTMP encoder may be gone before its stream ends (default 30 s). */
+  encoderReconnectGraceMs?: number;
   /** How often the media module looks for ended streams whose replay nobody published (default 20 s). */
   orphanSweepMs?: number;
   /** Sample each live room's viewers every 5 s for the seller's stats (default true). */
@@ -251,6 +255,21 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     sessionSockets,
   });
   media.startOrphanSweep(deps.orphanSweepMs);
+  const encoders = await startEncoderIngest({
+    db: database.db,
+    bus,
+    media,
+    log: app.log,
+    announce: (roomName, message) => hub.publish(roomName, message),
+    port: config.rtmpPort,
+    host: config.host,
+    reconnectGraceMs: deps.encoderReconnectGraceMs,
+  });
+  await app.register(ingestRoutes, {
+    db: database.db,
+    rtmpUrl: config.rtmpUrl,
+    dropEncoder: (roomName) => dropEncoderEverywhere(bus, roomName),
+  });
   const stopAutoEnd = deps.autoEnd === false ? () => {} : startAutoEnd(database.db, hub, app.log);
   const stopViewerSampling =
     deps.viewerSampling === false ? () => {} : startViewerSampling(database.db, hub, app.log);
@@ -286,6 +305,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     stopAutoEnd();
     stopViewerSampling();
     await stopPaymentJobs();
+    await encoders?.close();
     await media.close();
     await hub.close();
     await sessionSockets.close();

@@ -120,3 +120,22 @@ describe('S3_*', () => {
     expect(() => loadConfig({ ...base, ...env })).toThrow(message);
   });
 });
+
+describe('RTMP_PORT and RTMP_URL', () => {
+  it('listens on 1935 and tells encoders the site host, unless told otherwise', () => {
+    const config = loadConfig({ ...base, PUBLIC_URL: 'https://shop.example.com' });
+    expect(config.rtmpPort).toBe(1935);
+    expect(config.rtmpUrl).toBe('rtmp://shop.example.com/live');
+    expect(loadConfig({ ...base, PUBLIC_URL: 'https://shop.example.com', RTMP_PORT: '1936' }).rtmpUrl).toBe(
+      'rtmp://shop.example.com:1936/live',
+    );
+    expect(loadConfig({ ...base, RTMP_URL: 'rtmps://ingest.example.com/live/' }).rtmpUrl).toBe(
+      'rtmps://ingest.example.com/live',
+    );
+    expect(loadConfig({ ...base, RTMP_PORT: '0' }).rtmpPort).toBe(0);
+  });
+  it('refuses a port out of range and a URL that is not RTMP', () => {
+    expect(() => loadConfig({ ...base, RTMP_PORT: '70000' })).toThrow(/RTMP_PORT/);
+    expect(() => loadConfig({ ...base, RTMP_URL: 'https://example.com/live' })).toThrow(/RTMP_URL/);
+  });
+});

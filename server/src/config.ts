@@ -74,6 +74,14 @@ const envSchema = z.object({
   S3_ENDPOINT: optionalUrl,
   S3_ACCESS_KEY_ID: optionalText,
   S3_SECRET_ACCESS_KEY: optionalText,
+  RTMP_PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(1935)),
+  RTMP_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^rtmps?:\/\/[^/\s]+(\/[^\s]*)?$/, 'must be an rtmp:// or rtmps:// URL')
+      .optional(),
+  ),
   SESSION_IDLE_TIMEOUT_HOURS: z.preprocess(
     emptyAsUndefined,
     z.coerce.number().positive().max(720).default(168),
@@ -179,11 +187,25 @@ export interface Config {
   socketsPerAddress: number;
   /** A session not used for this long ends (the 30-day absolute expiry still applies). */
   sessionIdleTimeoutMs: number;
+  /** RTMP ingest for encoders (OBS): the port to listen on, 0 for none. */
+  rtmpPort: number;
+  /**
+   * The server URL encoders are told to publish to (RTMP_URL; by default rtmp://<PUBLIC_URL's
+   * host>[:port]/live).
+   */
+  rtmpUrl: string;
   /** Media (uploaded images) in an S3 bucket when S3_BUCKET is set; otherwise under DATA_DIR/media. */
   s3: S3Settings | undefined;
 }
 
 export class ConfigError extends Error {}
+
+/** rtmp://<the site's host>[:port]/live, the port left out when it is RTMP's own (1935). */
+function defaultRtmpUrl(publicUrl: string, port: number): string {
+  const host = new URL(publicUrl).hostname;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return `rtmp://${shownHost}${port === 1935 ? '' : `:${port}`}/live`;
+}
 
 function oidcSettings(issuer?: string, clientId?: string, clientSecret?: string) {
   return issuer && clientId && clientSecret ? { issuer, clientId, clientSecret } : undefined;
@@ -229,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const dataDir = path.resolve(e.DATA_DIR);
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -237,7 +260,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     sessionSecret: e.SESSION_SECRET ?? persistedSecret(dataDir),
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    publicUrl,
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     seedDemo: e.SEED_DEMO === 'true',
@@ -261,6 +284,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     restreamAllowedHosts: e.RESTREAM_ALLOWED_HOSTS,
     sessionIdleTimeoutMs: e.SESSION_IDLE_TIMEOUT_HOURS * 3_600_000,
     socketsPerAddress: e.SOCKETS_PER_ADDRESS,
+    rtmpPort: e.RTMP_PORT,
+    rtmpUrl: (e.RTMP_URL ?? defaultRtmpUrl(publicUrl, e.RTMP_PORT)).replace(/\/$/, ''),
     s3: e.S3_BUCKET
       ? {
           bucket: e.S3_BUCKET,

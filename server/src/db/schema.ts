@@ -110,9 +110,14 @@ export const streams = pgTable(
     vodUrl: text('vod_url'),
     /** The latest frame grabbed while live (every 30 s); it stays with the replay. */
     thumbnailUrl: text('thumbnail_url'),
+    /** The stream key an encoder (OBS) publishes with over RTMP; made when the owner first asks. */
+    ingestKey: text('ingest_key'),
+    /** Since when an RTMP encoder has been publishing this stream; null while none is. */
+    encoderConnectedAt: timestamp('encoder_connected_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('streams_room_name_key').on(t.roomName),
+    uniqueIndex('streams_ingest_key_key').on(t.ingestKey),
     index('streams_owner_idx').on(t.ownerId, t.createdAt.desc()),
     index('streams_active_idx').on(t.endsAt).where(sql`${t.isActive}`),
   ],

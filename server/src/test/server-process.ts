@@ -48,6 +48,8 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
     PUBLIC_URL: url,
     LOG_LEVEL: 'warn',
     SEED_DEMO: 'false',
+    // Several servers run at once: RTMP only where a test gives it a port.
+    RTMP_PORT: '0',
     ...options.env,
   });
   const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {

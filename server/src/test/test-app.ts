@@ -53,6 +53,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     s3: undefined,
     sessionIdleTimeoutMs: 7 * 24 * 3_600_000,
     socketsPerAddress: SOCKETS_PER_ADDRESS,
+    // No RTMP listener unless a test asks for one (on a free port).
+    rtmpPort: 0,
+    rtmpUrl: 'rtmp://localhost/live',
     ...overrides,
   };
 }

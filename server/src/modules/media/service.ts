@@ -9,11 +9,9 @@ import { egressRefusal, guardedLookup } from '../../platform/egress.ts';
 import type { Storage } from '../../platform/storage.ts';
 import { DemoLive, type DemoLiveStream } from './demo-live.ts';
 import { type DemoReplay, ensureDemoReplay } from './demo-replay.ts';
-import { Fmp4Ingest } from './fmp4-ingest.ts';
 import { closeStoredPlaylist, HlsRecorder } from './hls-recorder.ts';
-import { WebmIngest } from './ingest.ts';
+import { FLV_SOURCE, ingestFor, type LiveRoom, newLiveRoom } from './live-room.ts';
 import { LivePipeline } from './pipeline.ts';
-import { RoomRelay } from './relay.ts';
 import { decodeRelayEvent, encodeRelayEvent, type RelayEvent } from './relay-events.ts';
 import {
   endedWithoutReplay,
@@ -24,30 +22,7 @@ import {
 } from './repo.ts';
 import { Restream, redactRtmpUrl, webmStartOf } from './restream.ts';
 
-interface LiveRoom {
-  relay: RoomRelay;
-  /** Present while this instance holds the room's publisher: reads what the publisher sends. */
-  ingest: WebmIngest | Fmp4Ingest | undefined;
-  /** The publisher's media pipeline (ffmpeg), while the publisher is connected here. */
-  pipeline: LivePipeline | undefined;
-  /** The stream's HLS segments and playlists, once the publisher has been here. */
-  recorder: HlsRecorder | undefined;
-  /** The last publisher's pipeline writing its final segments (the end waits for it). */
-  stopped: Promise<void>;
-  /** This relay follows the publisher's (it saw the publisher start, or a snapshot). */
-  synced: boolean;
-  unsubscribe: (() => Promise<void>) | undefined;
-  /** The room's media channel between instances. */
-  media: Promise<() => Promise<void>> | undefined;
-  finishing: Promise<void> | undefined;
-  /** The pro owner's restream to their RTMP URL, while this instance holds the publisher. */
-  restream: Restream | undefined;
-  /** Bumped whenever the publisher starts or stops here: a restream lookup from before is stale. */
-  restreamGeneration: number;
-}
-
-/** What a publisher may send: MediaRecorder WebM (H.264, VP8 or VP9) or fragmented MP4 (Safari). */
-export const isMp4Source = (mimeType: string) => mimeType.startsWith('video/mp4');
+export { FLV_SOURCE };
 
 /**
  * A stream that ended this long ago without a replay lost its publisher's instance (killed, or
@@ -75,6 +50,7 @@ export class MediaService {
   private readonly rooms = new Map<string, LiveRoom>();
   private readonly instanceId = randomUUID();
   private orphanSweep: NodeJS.Timeout | undefined;
+  private readonly endListeners = new Set<(roomName: string) => void>();
   private demoLive: DemoLive | undefined;
 
   constructor(
@@ -91,19 +67,7 @@ export class MediaService {
   room(roomName: string): LiveRoom {
     let room = this.rooms.get(roomName);
     if (!room) {
-      room = {
-        relay: new RoomRelay(),
-        ingest: undefined,
-        pipeline: undefined,
-        recorder: undefined,
-        stopped: Promise.resolve(),
-        synced: false,
-        unsubscribe: undefined,
-        media: undefined,
-        finishing: undefined,
-        restream: undefined,
-        restreamGeneration: 0,
-      };
+      room = newLiveRoom();
       this.rooms.set(roomName, room);
     }
     return room;
@@ -141,7 +105,7 @@ export class MediaService {
     const previous = room.pipeline;
     room.pipeline = undefined;
     await previous?.stop();
-    room.ingest = isMp4Source(mimeType) ? new Fmp4Ingest() : new WebmIngest();
+    room.ingest = ingestFor(mimeType);
     room.synced = true;
     room.recorder ??= new HlsRecorder({
       roomName,
@@ -176,7 +140,7 @@ export class MediaService {
     await this.startRestream(roomName, room);
   }
 
-  /** A chunk from this instance's publisher; throws WebmError or Fmp4Error on unreadable bytes. */
+  /** A chunk from this instance's publisher; throws WebmError, Fmp4Error or FlvError on unreadable bytes. */
   pushFromPublisher(roomName: string, chunk: Buffer): void {
     const room = this.room(roomName);
     if (!room.ingest) return;
@@ -309,10 +273,16 @@ export class MediaService {
     room.relay.apply(event);
   }
 
+  /** `listener` hears each stream that ends while this instance follows it. */
+  onStreamEnded(listener: (roomName: string) => void): void {
+    this.endListeners.add(listener);
+  }
+
   /** Stops relaying, and publishes the stream's segments as its replay. Runs once per room. */
   finish(roomName: string): Promise<void> {
     const room = this.room(roomName);
     room.finishing ??= (async () => {
+      for (const listener of this.endListeners) listener(roomName);
       room.relay.broadcastControl({ type: 'stream_ended' });
       room.ingest = undefined;
       const pipeline = room.pipeline;

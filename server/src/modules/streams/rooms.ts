@@ -15,7 +15,7 @@ import {
   markStarted,
   type StreamRecord,
 } from './repo.ts';
-import { toStream } from './service.ts';
+import { toStream } from './stream-view.ts';
 
 export type CreateRoomInput = z.output<typeof createRoomBodySchema>;
 

@@ -1,0 +1,185 @@
+import { ENCODER_RECONNECT_GRACE_SEC } from '@streamshop/contract/ingest.ts';
+import type { ServerMessage } from '@streamshop/contract/live.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client.ts';
+import type { Bus } from '../../platform/bus.ts';
+import { endStream, startStream } from '../streams/service.ts';
+import { FlvError } from './flv-ingest.ts';
+import { ingestOfKey, ingestOfRoom, setEncoderConnected } from './ingest-repo.ts';
+import { keyIdOf, type PublishDecision, RtmpIngestServer, type RtmpPublishSession } from './rtmp/server.ts';
+import { FLV_SOURCE, type MediaService } from './service.ts';
+
+/** The RTMP application encoders publish to: rtmp://host[:port]/live/<stream key>. */
+export const RTMP_APP = 'live';
+
+/** Rooms whose encoder every instance drops (the key was rotated). */
+const DROP_CHANNEL = 'encoder-drop';
+
+export interface EncoderIngestOptions {
+  db: Db;
+  bus: Bus;
+  media: MediaService;
+  log: FastifyBaseLogger;
+  /** Tells the room's viewers (stream_started, stream_ended) on every instance. */
+  announce: (roomName: string, message: ServerMessage) => Promise<void>;
+  /** How long an encoder may be gone before its stream ends (default 30 s). */
+  reconnectGraceMs?: number;
+}
+
+/** Drops the room's encoder on whichever instance it publishes (its key was replaced). */
+export async function dropEncoderEverywhere(bus: Bus, roomName: string): Promise<void> {
+  await bus.publish(DROP_CHANNEL, roomName);
+}
+
+/**
+ * Going live from OBS: the RTMP server's publishes, fed into the same media pipeline as the
+ * browser's (ADR 0013). A stream key opens its stream; a created stream goes live when its encoder
+ * connects; a newer publish of the same stream takes over; the stream ends at End Stream, at the
+ * plan's limit, or when its encoder has been gone for ENCODER_RECONNECT_GRACE_SEC.
+ */
+export class EncoderIngest {
+  private readonly server: RtmpIngestServer;
+  /** The encoder publishing each room on this instance. */
+  private readonly sessions = new Map<string, RtmpPublishSession>();
+  /** Rooms whose encoder left, ended if it has not come back by then. */
+  private readonly graceTimers = new Map<string, NodeJS.Timeout>();
+  private unsubscribe: (() => Promise<void>) | undefined;
+
+  constructor(private readonly options: EncoderIngestOptions) {
+    this.server = new RtmpIngestServer({
+      authorize: (app, key, peer) => this.authorize(app, key, peer.remoteAddress),
+      onPublish: (session) => this.publish(session),
+      log: options.log,
+    });
+    options.media.onStreamEnded((roomName) => this.drop(roomName, 'The stream has ended'));
+  }
+
+  async listen(port: number, host: string): Promise<number> {
+    this.unsubscribe = await this.options.bus.subscribe(DROP_CHANNEL, (roomName) =>
+      this.drop(roomName, 'The stream key was changed'),
+    );
+    return (await this.server.listen(port, host)).port;
+  }
+
+  async close(): Promise<void> {
+    for (const timer of this.graceTimers.values()) clearTimeout(timer);
+    this.graceTimers.clear();
+    await this.unsubscribe?.();
+    await this.server.close();
+  }
+
+  private drop(roomName: string, reason: string): void {
+    this.sessions.get(roomName)?.kick(reason);
+  }
+
+  private async authorize(app: string, key: string, remoteAddress: string): Promise<PublishDecision> {
+    const { db, log, announce } = this.options;
+    const record = app === RTMP_APP ? await ingestOfKey(db, key) : undefined;
+    if (!record) {
+      // Not the app either: a key pasted into the server URL field arrives as the app.
+      log.warn({ keyId: keyIdOf(key), remoteAddress }, 'rtmp publish refused: unknown stream key');
+      return { ok: false, code: 'BadName' };
+    }
+    if (record.ended) {
+      log.warn({ roomName: record.roomName, remoteAddress }, 'rtmp publish refused: the stream has ended');
+      return { ok: false, code: 'Denied' };
+    }
+    if (!record.isActive) {
+      // A created stream goes live when its encoder connects: the plan's clock starts now.
+      const stream = await startStream(db, record.ownerId, record.roomName);
+      if (stream.endsAt) await announce(record.roomName, { type: 'stream_started', endsAt: stream.endsAt });
+    }
+    // A newer publish of the same stream takes over: the old session goes without ending anything.
+    const previous = this.sessions.get(record.roomName);
+    this.sessions.delete(record.roomName);
+    previous?.kick('Another encoder took over this stream');
+    return { ok: true, id: record.roomName };
+  }
+
+  private publish(session: RtmpPublishSession): void {
+    const { db, media, log } = this.options;
+    const roomName = session.id;
+    this.sessions.set(roomName, session);
+    clearTimeout(this.graceTimers.get(roomName));
+    this.graceTimers.delete(roomName);
+    const buffered: Buffer[] = [];
+    let ready = false;
+    const push = (chunk: Buffer) => {
+      try {
+        media.pushFromPublisher(roomName, chunk);
+      } catch (error) {
+        if (!(error instanceof FlvError)) throw error;
+        session.kick('The server could not read this video.');
+      }
+    };
+    session.on('data', (chunk) => {
+      if (ready) push(chunk);
+      else buffered.push(chunk);
+    });
+    session.once('end', (end) => {
+      if (this.sessions.get(roomName) !== session) return;
+      this.sessions.delete(roomName);
+      log.info({ roomName, reason: end.reason }, 'encoder left');
+      void media.stopPublishing(roomName);
+      void setEncoderConnected(db, roomName, false).catch((error) =>
+        log.warn({ err: error, roomName }, 'saving the encoder state failed'),
+      );
+      if (end.reason !== 'kicked' && end.reason !== 'server-closed') this.endLater(roomName);
+    });
+    void (async () => {
+      await media.startPublishing(roomName, FLV_SOURCE, (reason) => session.kick(reason));
+      await setEncoderConnected(db, roomName, true);
+      log.info({ roomName, remoteAddress: session.remoteAddress }, 'encoder publishing');
+      ready = true;
+      for (const chunk of buffered.splice(0)) push(chunk);
+    })().catch((error) => {
+      log.error({ err: error, roomName }, 'starting an encoder publish failed');
+      session.kick('Server error');
+    });
+  }
+
+  /** Ends the stream unless an encoder is back by then (on any instance). */
+  private endLater(roomName: string): void {
+    const { db, log, announce } = this.options;
+    const timer = setTimeout(
+      () => {
+        this.graceTimers.delete(roomName);
+        void (async () => {
+          const record = await ingestOfRoom(db, roomName);
+          if (!record || record.ended || record.encoderConnected) return;
+          await endStream(db, record.ownerId, roomName);
+          await announce(roomName, { type: 'stream_ended' });
+          log.info({ roomName }, 'stream ended: its encoder did not come back');
+        })().catch((error) =>
+          log.error({ err: error, roomName }, 'ending a stream after its encoder left failed'),
+        );
+      },
+      this.options.reconnectGraceMs ?? ENCODER_RECONNECT_GRACE_SEC * 1000,
+    );
+    timer.unref();
+    this.graceTimers.set(roomName, timer);
+  }
+}
+
+/**
+ * The RTMP listener on `port` (0: none). A port already taken is logged and leaves the rest of
+ * the server running without RTMP ingest: browsers can still go live.
+ */
+export async function startEncoderIngest(
+  options: EncoderIngestOptions & { port: number; host: string },
+): Promise<EncoderIngest | undefined> {
+  if (options.port === 0) return undefined;
+  const ingest = new EncoderIngest(options);
+  try {
+    const port = await ingest.listen(options.port, options.host);
+    options.log.info({ port }, 'rtmp ingest listening');
+    return ingest;
+  } catch (error) {
+    options.log.error(
+      { err: error, port: options.port },
+      'rtmp ingest could not listen: going on without it',
+    );
+    await ingest.close().catch(() => {});
+    return undefined;
+  }
+}
