@@ -267,7 +267,22 @@ describe('live video: one pipeline, two paths, the replay from the same segments
     publisher.socket.close();
     await endStream(room);
     const vodUrl = await waitForStream(room, (s) => s.vodUrl, 'the replay');
-    expect((await probe(`${http(base)}${vodUrl}`)).codecs).toEqual(['aac', 'h264']);
+    const replay = await probe(`${http(base)}${vodUrl}`);
+    expect(replay.codecs).toEqual(['aac', 'h264']);
+    // The camera's own frame rate, not WebM's 1 ms time base taken for 1000 fps.
+    const { stdout } = await execFileAsync(
+      'ffprobe',
+      [
+        ...['-v', 'error', '-select_streams', 'v:0', '-count_packets'],
+        ...['-show_entries', 'stream=nb_read_packets', '-of', 'json', `${http(base)}${vodUrl}`],
+      ],
+      { encoding: 'utf8', timeout: 30_000 },
+    );
+    const frames = Number(
+      (JSON.parse(stdout) as { streams: { nb_read_packets: string }[] }).streams[0]?.nb_read_packets,
+    );
+    expect(frames / replay.duration).toBeLessThan(61);
+    expect(frames / replay.duration).toBeGreaterThan(5);
     viewer.socket.close();
   });
 

@@ -60,6 +60,9 @@ export function pipelineArgs(copyVideo: boolean): string[] {
     : [
         ...['-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'zerolatency', '-pix_fmt', 'yuv420p'],
         ...['-force_key_frames', 'expr:gte(t,n_forced*1)', '-maxrate', '2500k', '-bufsize', '2500k'],
+        // The frames keep their own times: WebM's 1 ms time base would otherwise be taken for a
+        // 1000 fps rate, and ffmpeg would duplicate every frame ~33 times to fill it.
+        ...['-fps_mode', 'passthrough'],
         // The tee muxer does not ask encoders for global headers; the MP4 outputs need them.
         ...['-flags:v', '+global_header'],
       ];
