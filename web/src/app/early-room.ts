@@ -1,5 +1,6 @@
 import { mediaSocketPath, roomNameFromPath, streamApiPath } from '@streamshop/contract/room-urls.ts';
 import { openEarlySocket, startEarlyGet } from '../lib/early-requests.ts';
+import { initialPath, mediaSourceConstructor } from '../lib/video/delivery-path.ts';
 
 /** The room page's code (the route table loads it through this too). */
 export const loadRoomPage = () => import('../features/room/room-page.tsx');
@@ -17,5 +18,7 @@ export function startRoomRequests(pathname: string, { video }: { video: boolean 
     // The router asks again, and shows its error page if that fails too.
   });
   startEarlyGet(streamApiPath(name));
-  if (video) openEarlySocket(mediaSocketPath(name));
+  // Only where the player will start on the WebSocket (an HLS viewer would never take it).
+  const path = initialPath(window.location.search, mediaSourceConstructor() !== null).path;
+  if (video && path === 'ws') openEarlySocket(mediaSocketPath(name));
 }

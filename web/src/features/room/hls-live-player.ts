@@ -1,9 +1,18 @@
-import { hlsPath, LIVE_PLAYLIST } from '@streamshop/contract/live.ts';
+import {
+  HLS_LIVE_EDGE_CATCH_UP_AFTER_SEC,
+  HLS_LIVE_EDGE_MAX_LAG_SEC,
+  HLS_LIVE_EDGE_TARGET_SEC,
+  hlsPath,
+  LIVE_PLAYLIST,
+} from '@streamshop/contract/live.ts';
 import { attachHls, type HlsEngine, type HlsSource } from '../../lib/video/hls-source.ts';
+import { liveEdgeRate, liveEdgeSeekTarget } from './live-edge.ts';
 import type { PlayerStatus } from './media-player.ts';
 
 /** A live playlist that is not there yet (the first segment is on its way) is asked for again. */
 const RETRY_MS = 1500;
+/** How often the browser's own player is checked against the live edge. */
+const LIVE_EDGE_CHECK_MS = 500;
 
 /**
  * The HLS path: the room's live playlist in a <video>, natively or with hls.js. Status follows
@@ -14,6 +23,7 @@ export class HlsLivePlayer {
   private source: HlsSource | undefined;
   private destroyed = false;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private edgeTimer: ReturnType<typeof setInterval> | undefined;
   private readonly listeners: Array<[string, () => void]>;
 
   constructor(
@@ -53,6 +63,11 @@ export class HlsLivePlayer {
     }
     this.source = source;
     this.onEngine?.(source.engine);
+    // hls.js keeps its own live edge; the browser's player is kept at the same one from here.
+    if (source.engine === 'native') {
+      clearInterval(this.edgeTimer);
+      this.edgeTimer = setInterval(() => this.keepNearLiveEdge(), LIVE_EDGE_CHECK_MS);
+    }
     this.video.play().catch(() => {
       // Autoplay can still be refused; the page shows the video with its controls.
     });
@@ -68,8 +83,31 @@ export class HlsLivePlayer {
     }, RETRY_MS);
   }
 
+  /** The end of the live playlist is the end of what the video can seek to. */
+  private keepNearLiveEdge(): void {
+    const { seekable } = this.video;
+    if (seekable.length === 0 || this.video.paused) return;
+    const end = seekable.end(seekable.length - 1);
+    const target = liveEdgeSeekTarget(
+      end,
+      this.video.currentTime,
+      HLS_LIVE_EDGE_MAX_LAG_SEC,
+      HLS_LIVE_EDGE_TARGET_SEC,
+    );
+    if (target !== null) this.video.currentTime = target;
+    const rate = liveEdgeRate(
+      end,
+      this.video.currentTime,
+      this.video.playbackRate,
+      HLS_LIVE_EDGE_TARGET_SEC,
+      HLS_LIVE_EDGE_CATCH_UP_AFTER_SEC,
+    );
+    if (rate !== this.video.playbackRate) this.video.playbackRate = rate;
+  }
+
   destroy(): void {
     this.destroyed = true;
+    clearInterval(this.edgeTimer);
     if (this.retryTimer) clearTimeout(this.retryTimer);
     for (const [event, listener] of this.listeners) this.video.removeEventListener(event, listener);
     this.source?.destroy();

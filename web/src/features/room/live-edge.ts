@@ -26,11 +26,17 @@ export function liveEdgeSeekTarget(
  * normal again at the target (in between, whatever it was: no flapping at one threshold). Without
  * it a viewer kept whatever lag a hiccup left, up to LIVE_EDGE_MAX_LAG_SEC, for the whole stream.
  */
-export function liveEdgeRate(bufferedEnd: number, currentTime: number, rate: number): number {
+export function liveEdgeRate(
+  bufferedEnd: number,
+  currentTime: number,
+  rate: number,
+  targetSec: number = LIVE_EDGE_TARGET_SEC,
+  catchUpAfterSec: number = LIVE_EDGE_CATCH_UP_AFTER_SEC,
+): number {
   if (!Number.isFinite(bufferedEnd) || !Number.isFinite(currentTime)) return 1;
   const lag = bufferedEnd - currentTime;
-  if (lag > LIVE_EDGE_TARGET_SEC + LIVE_EDGE_CATCH_UP_AFTER_SEC) return LIVE_EDGE_CATCH_UP_RATE;
-  if (lag <= LIVE_EDGE_TARGET_SEC) return 1;
+  if (lag > targetSec + catchUpAfterSec) return LIVE_EDGE_CATCH_UP_RATE;
+  if (lag <= targetSec) return 1;
   return rate;
 }
 

@@ -1,6 +1,7 @@
 import type { MediaControl } from '@streamshop/contract/live.ts';
 import { mediaSocketPath } from '@streamshop/contract/room-urls.ts';
 import { RealtimeSocket } from '../../lib/realtime.ts';
+import { mediaSourceConstructor } from '../../lib/video/delivery-path.ts';
 import { parseMediaControl } from './broadcaster.ts';
 import {
   joinBuffers,
@@ -18,20 +19,6 @@ const LIVE_EDGE_CHECK_MS = 250;
 
 /** After this many failed connections in a row the WebSocket path counts as unavailable. */
 const MAX_CONNECT_FAILURES = 3;
-
-type MediaSourceConstructor = typeof MediaSource;
-
-/**
- * The MediaSource to use: the standard one, or ManagedMediaSource where only that exists
- * (iPhone Safari 17.1+). Null when the browser has neither.
- */
-export function mediaSourceConstructor(scope: object = globalThis): MediaSourceConstructor | null {
-  const found = scope as {
-    MediaSource?: MediaSourceConstructor;
-    ManagedMediaSource?: MediaSourceConstructor;
-  };
-  return found.MediaSource ?? found.ManagedMediaSource ?? null;
-}
 
 /**
  * The WebSocket path: plays /ws/media?room={name} (fragmented MP4, a fragment per frame) through

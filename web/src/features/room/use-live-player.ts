@@ -1,32 +1,14 @@
 import { type RefObject, useEffect, useRef, useState } from 'react';
+import { type DeliveryPath, initialPath, mediaSourceConstructor } from '../../lib/video/delivery-path.ts';
 import type { HlsEngine } from '../../lib/video/hls-source.ts';
 import { HlsLivePlayer } from './hls-live-player.ts';
-import { LivePlayer, mediaSourceConstructor, type PlayerStatus } from './media-player.ts';
-
-/** The two ways live video reaches a viewer: the low-latency WebSocket, or HLS. */
-export type DeliveryPath = 'ws' | 'hls';
+import { LivePlayer, type PlayerStatus } from './media-player.ts';
 
 export interface LivePlayback {
   status: PlayerStatus;
   path: DeliveryPath;
   /** On the HLS path: the browser's own player or hls.js. */
   engine: HlsEngine | undefined;
-}
-
-/**
- * Which path to start on: `?path=ws`, `?path=hls` or `?path=hlsjs` in the page's address forces
- * one (for tests and benchmarks); otherwise the WebSocket where MediaSource (or
- * ManagedMediaSource) exists, HLS elsewhere.
- */
-export function initialPath(
-  search: string,
-  hasMediaSource: boolean,
-): { path: DeliveryPath; engine?: HlsEngine } {
-  const forced = new URLSearchParams(search).get('path');
-  if (forced === 'ws') return { path: 'ws' };
-  if (forced === 'hls') return { path: 'hls' };
-  if (forced === 'hlsjs') return { path: 'hls', engine: 'hls.js' };
-  return { path: hasMediaSource ? 'ws' : 'hls' };
 }
 
 /**

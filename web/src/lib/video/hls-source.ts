@@ -1,3 +1,8 @@
+import {
+  HLS_LIVE_EDGE_MAX_LAG_SEC,
+  HLS_LIVE_EDGE_TARGET_SEC,
+  LIVE_EDGE_CATCH_UP_RATE,
+} from '@streamshop/contract/live.ts';
 /** How an HLS playlist is played: the browser's own player, or hls.js over MediaSource. */
 export type HlsEngine = 'native' | 'hls.js';
 
@@ -52,8 +57,10 @@ export async function attachHls(
     options.live
       ? {
           lowLatencyMode: true,
-          liveSyncDurationCount: 2,
-          liveMaxLatencyDurationCount: 5,
+          // The same live edge as the page keeps for the browser's own player (hls-live-player.ts).
+          liveSyncDuration: HLS_LIVE_EDGE_TARGET_SEC,
+          liveMaxLatencyDuration: HLS_LIVE_EDGE_MAX_LAG_SEC,
+          maxLiveSyncPlaybackRate: LIVE_EDGE_CATCH_UP_RATE,
           backBufferLength: 30,
         }
       : { backBufferLength: 90 },

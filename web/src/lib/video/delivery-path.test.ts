@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mediaSourceConstructor } from './media-player.ts';
-import { initialPath } from './use-live-player.ts';
+import { initialPath, mediaSourceConstructor } from './delivery-path.ts';
 
 describe('the live delivery path', () => {
   it('starts on the WebSocket where MediaSource exists, on HLS elsewhere', () => {
