@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 
 /** RTMP ingest's queries: a stream's key, who publishes with it, and whether an encoder is on. */
@@ -39,22 +39,17 @@ const toRecord = (row: IngestRow): IngestRecord => ({
   ended: row.ended,
 });
 
-export async function ingestOfRoom(db: Db, roomName: string): Promise<IngestRecord | undefined> {
+async function ingestWhere(db: Db, condition: SQL): Promise<IngestRecord | undefined> {
   const result = await db.execute<IngestRow>(sql`
-    select ${INGEST_COLUMNS} from streams s join users u on u.id = s.owner_id
-    where s.room_name = ${roomName}`);
+    select ${INGEST_COLUMNS} from streams s join users u on u.id = s.owner_id where ${condition}`);
   const row = result.rows[0];
   return row && toRecord(row);
 }
 
+export const ingestOfRoom = (db: Db, roomName: string) => ingestWhere(db, sql`s.room_name = ${roomName}`);
+
 /** The stream an encoder publishes to with `key`, if any. */
-export async function ingestOfKey(db: Db, key: string): Promise<IngestRecord | undefined> {
-  const result = await db.execute<IngestRow>(sql`
-    select ${INGEST_COLUMNS} from streams s join users u on u.id = s.owner_id
-    where s.ingest_key = ${key}`);
-  const row = result.rows[0];
-  return row && toRecord(row);
-}
+export const ingestOfKey = (db: Db, key: string) => ingestWhere(db, sql`s.ingest_key = ${key}`);
 
 /** Gives the stream `key` unless it has one already; answers the key it has now. */
 export async function ensureIngestKey(db: Db, streamId: string, key: string): Promise<string> {

@@ -403,15 +403,21 @@ describe('pipeline faults and reconnects', () => {
     viewer.socket.close();
   });
 
-  it('publishes the replay of a stream whose instance went away before its end, from another instance', async () => {
-    const first = await buildTestApp(
+  /** A second instance on the same database, publishing a new live room's H.264 clip. */
+  async function publishingInstance() {
+    const instance = await buildTestApp(
       { sessionSecret: t.config.sessionSecret },
       { database: t.database, autoEnd: false, viewerSampling: false },
     );
-    const on = await listenOnLoopback(first.app);
+    const on = await listenOnLoopback(instance.app);
     const room = await liveRoom();
     const publisher = await connectPublisher(room, H264_TYPE, on);
     await publish(publisher.socket, h264.sizes, 0, h264);
+    return { instance, on, room };
+  }
+
+  it('publishes the replay of a stream whose instance went away before its end, from another instance', async () => {
+    const { instance: first, room } = await publishingInstance();
     const deadline = Date.now() + 15_000;
     // Asked in-process: a keep-alive HTTP connection would hold up the close below.
     const stored = async () =>
@@ -444,14 +450,7 @@ describe('pipeline faults and reconnects', () => {
   });
 
   it('publishes the replay of a stream that ends while its instance shuts down', async () => {
-    const first = await buildTestApp(
-      { sessionSecret: t.config.sessionSecret },
-      { database: t.database, autoEnd: false, viewerSampling: false },
-    );
-    const on = await listenOnLoopback(first.app);
-    const room = await liveRoom();
-    const publisher = await connectPublisher(room, H264_TYPE, on);
-    await publish(publisher.socket, h264.sizes, 0, h264);
+    const { instance: first, on, room } = await publishingInstance();
     await waitForStream(room, (s) => (s.hlsUrl ? s.hlsUrl : null), 'the live playlist', first.app);
     const deadline = Date.now() + 15_000;
     while ((await segmentsIn(`/media/hls/${room}/live.m3u8`, on)) < 2 && Date.now() < deadline)
