@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FlvReader, FlvTagType, videoTagInfo } from './flv.ts';
+import { encodeFlvHeader, encodeFlvTag, FLV_HAS_VIDEO, FlvReader, FlvTagType, videoTagInfo } from './flv.ts';
 import { FlvError, FlvIngest } from './flv-ingest.ts';
 import { isH264Init, LivePipeline, type PipelinePart } from './pipeline.ts';
 import type { RelayEvent } from './relay-events.ts';
@@ -123,6 +123,31 @@ describe('FlvIngest', () => {
     size.writeUInt32BE(11 + hevc.length);
     expect(() => new FlvIngest().push(Buffer.concat([h264.subarray(0, 13), tag, hevc, size]))).toThrow(
       /enhanced RTMP/,
+    );
+  });
+});
+
+describe('FlvReader', () => {
+  it('reads 32-bit timestamps (the extended byte) and refuses filtered (encrypted) tags', () => {
+    const frame = Buffer.of(0x27, 1, 0, 0, 0, 9);
+    const stream = Buffer.concat([
+      encodeFlvHeader(FLV_HAS_VIDEO),
+      encodeFlvTag(FlvTagType.video, 0x1234567, frame),
+      encodeFlvTag(FlvTagType.video, 0xfedcba98, frame),
+    ]);
+    const items = new FlvReader().push(stream);
+    expect(items.map((item) => item.kind)).toEqual(['header', 'tag', 'tag']);
+    const tags = items.flatMap((item) => (item.kind === 'tag' ? [item] : []));
+    expect(tags.map(({ type, timestamp }) => ({ type, timestamp }))).toEqual([
+      { type: 9, timestamp: 0x1234567 },
+      { type: 9, timestamp: 0xfedcba98 },
+    ]);
+    expect(tags[0]?.data.equals(frame)).toBe(true);
+    // The type is the byte's low 5 bits; the filter bit (0x20) marks an encrypted tag.
+    const filtered = encodeFlvTag(FlvTagType.video, 0, frame);
+    filtered[0] = 0x20 | FlvTagType.video;
+    expect(() => new FlvReader().push(Buffer.concat([encodeFlvHeader(FLV_HAS_VIDEO), filtered]))).toThrow(
+      /encrypted/,
     );
   });
 });

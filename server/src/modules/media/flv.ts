@@ -21,11 +21,20 @@ const PREVIOUS_TAG_SIZE = 4;
 /** No tag this large comes from an encoder (a 4K keyframe is a few MB): the stream is corrupt. */
 const MAX_TAG_DATA = 8 * 1024 * 1024;
 
+/** One tag's content, as an RTMP message carries it. */
+export interface FlvTag {
+  /** 8 audio, 9 video, 18 script data (FlvTagType). */
+  type: number;
+  /** Milliseconds (32 bits: the tag's 24 bits and its extended byte). */
+  timestamp: number;
+  data: Buffer;
+}
+
 export type FlvItem =
   /** The file header and the first previous tag size (always 0). */
   | { kind: 'header'; flags: number; bytes: Buffer }
   /** One tag, with its previous tag size: `bytes` is the tag as it was in the stream. */
-  | { kind: 'tag'; type: number; timestamp: number; data: Buffer; bytes: Buffer };
+  | ({ kind: 'tag'; bytes: Buffer } & FlvTag);
 
 /** The FLV header (version 1) and the first previous tag size. */
 export function encodeFlvHeader(flags: number): Buffer {

@@ -1,8 +1,8 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { LookupFunction } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
+import { FlvReader } from './flv.ts';
 import type { RelayEvent } from './relay-events.ts';
-import { FlvTagReader } from './rtmp/flv-tags.ts';
 import { parseRtmpUrl, RtmpPublisher, type RtmpTarget } from './rtmp/publisher.ts';
 
 /** Past this much unwritten input, ffmpeg is behind: skip to the next keyframe group. */
@@ -342,14 +342,16 @@ export class Restream {
         return;
       }
       this.publisher = publisher;
-      const tags = new FlvTagReader();
+      const flv = new FlvReader();
       publisher.on('drain', () => output.resume());
       publisher.once('close', (error?: Error) => {
         if (error) failed(error);
       });
       output.on('data', (bytes: Buffer) => {
         try {
-          for (const tag of tags.push(bytes)) if (!publisher.send(tag)) output.pause();
+          // The header has no RTMP message: each tag becomes one.
+          for (const item of flv.push(bytes))
+            if (item.kind === 'tag' && !publisher.send(item)) output.pause();
         } catch (error) {
           failed(error);
         }

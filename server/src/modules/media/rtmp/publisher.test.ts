@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guardedLookup } from '../../../platform/egress.ts';
 import { freePort } from '../../../test/ports.ts';
 import { type RtmpReceiver, startRtmpReceiver } from '../../../test/rtmp-receiver.ts';
+import { FlvReader, type FlvTag } from '../flv.ts';
 import { decodeAmf0, encodeAmf0 } from './amf0.ts';
 import { ChunkReader, encodeChunks, MessageType, type RtmpMessage } from './chunks.ts';
-import { type FlvTag, FlvTagReader } from './flv-tags.ts';
 import { parseRtmpUrl, RtmpPublisher } from './publisher.ts';
 
 function run(command: string, args: string[]): Promise<Buffer> {
@@ -50,7 +50,9 @@ beforeAll(async () => {
     ...['-t', '2', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '30', '-c:a', 'aac'],
     ...['-flvflags', 'no_duration_filesize', '-f', 'flv', sourceFile],
   ]);
-  sourceTags = new FlvTagReader().push(readFileSync(sourceFile));
+  sourceTags = new FlvReader()
+    .push(readFileSync(sourceFile))
+    .flatMap((item) => (item.kind === 'tag' ? [item] : []));
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

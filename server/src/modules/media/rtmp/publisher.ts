@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { connect as connectTcp, isIP, type LookupFunction, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
+import type { FlvTag } from '../flv.ts';
 import { type Amf0Object, type Amf0Value, decodeAmf0, encodeAmf0 } from './amf0.ts';
 import { ChunkReader, DEFAULT_CHUNK_SIZE, encodeChunks, MessageType, type RtmpMessage } from './chunks.ts';
-import type { FlvTag } from './flv-tags.ts';
 
 /**
  * An RTMP(S) publisher: connects to an ingest server (YouTube, Twitch, Facebook, a CDN, OBS's

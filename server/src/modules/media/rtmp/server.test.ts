@@ -2,10 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FlvReader } from '../flv.ts';
+import { FlvReader, type FlvTag } from '../flv.ts';
 import { encodeAmf0 } from './amf0.ts';
 import { encodeChunks, MessageType } from './chunks.ts';
-import type { FlvTag } from './flv-tags.ts';
 import { parseRtmpUrl, RtmpPublisher } from './publisher.ts';
 import {
   type PublishDecision,
