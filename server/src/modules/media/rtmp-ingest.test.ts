@@ -8,26 +8,16 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FlvIngest } from './flv-ingest.ts';
 import type { RelayEvent } from './relay-events.ts';
-import {
-  type PublishEnd,
-  RtmpIngestServer,
-  type RtmpIngestServerOptions,
-  type RtmpPublishSession,
-} from './rtmp/server.ts';
+import type { RtmpIngestServerOptions } from './rtmp/server.ts';
+import { type HarnessPublish, type IngestHarness, startIngestHarness } from './rtmp/test-harness.ts';
 
 /**
  * The RTMP ingest server and FlvIngest together, with ffmpeg as the encoder (what OBS is to a
  * seller): what a real publisher sends arrives as FLV that ffprobe and FlvIngest read.
  */
 
-interface Published {
-  session: RtmpPublishSession;
-  bytes: Buffer[];
-  end?: PublishEnd;
-}
-
 let dir: string;
-let server: RtmpIngestServer | undefined;
+let harness: IngestHarness | undefined;
 const children = new Set<ChildProcess>();
 const sockets: Socket[] = [];
 
@@ -38,34 +28,19 @@ afterEach(async () => {
   for (const child of children) child.kill('SIGKILL');
   children.clear();
   for (const socket of sockets.splice(0)) socket.destroy();
-  await server?.close();
-  server = undefined;
+  await harness?.server.close();
+  harness = undefined;
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** The ingest server accepting `good-key` (as stream-1) on app `live`. */
 async function startServer(options: Partial<RtmpIngestServerOptions> = {}) {
-  const logs: string[] = [];
-  const published: Published[] = [];
-  server = new RtmpIngestServer({
-    authorize: async (app, key) =>
-      app === 'live' && key === 'good-key' ? { ok: true, id: 'stream-1' } : { ok: false, code: 'BadName' },
-    onPublish: (session) => {
-      const entry: Published = { session, bytes: [] };
-      published.push(entry);
-      session.on('data', (bytes) => entry.bytes.push(bytes));
-      session.on('end', (end) => {
-        entry.end = end;
-      });
-    },
-    log: {
-      info: (object, message) => logs.push(JSON.stringify({ level: 'info', message, ...object })),
-      warn: (object, message) => logs.push(JSON.stringify({ level: 'warn', message, ...object })),
-    },
+  harness = await startIngestHarness({
+    streams: { 'good-key': 'stream-1' },
     handshakeTimeoutMs: 5000,
     ...options,
   });
-  const { port } = await server.listen(0, '127.0.0.1');
-  return { port, logs, published };
+  return { port: harness.port, logs: harness.logs, published: harness.sessions };
 }
 
 /** ffmpeg encoding test video and a tone in real time (-re) and publishing it over RTMP. */
@@ -109,7 +84,7 @@ function ffprobe(
 }
 
 /** The session's FLV checked the way the media module will use it. */
-async function checkStream(entry: Published | undefined, seconds: number): Promise<RelayEvent[]> {
+async function checkStream(entry: HarnessPublish | undefined, seconds: number): Promise<RelayEvent[]> {
   const flv = Buffer.concat(entry?.bytes ?? []);
   const file = path.join(dir, `published-${Date.now()}.flv`);
   writeFileSync(file, flv);

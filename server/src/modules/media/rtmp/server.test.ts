@@ -6,24 +6,12 @@ import { FlvReader, type FlvTag } from '../flv.ts';
 import { encodeAmf0 } from './amf0.ts';
 import { encodeChunks, MessageType } from './chunks.ts';
 import { parseRtmpUrl, RtmpPublisher } from './publisher.ts';
-import {
-  type PublishDecision,
-  type PublishEnd,
-  RtmpIngestServer,
-  type RtmpIngestServerOptions,
-  type RtmpPublishSession,
-} from './server.ts';
+import type { RtmpIngestServerOptions } from './server.ts';
+import { authorizeKeys, type IngestHarness as Harness, startIngestHarness } from './test-harness.ts';
 
 const KEYS = ['good-key', 'other-key', 'bad-key', 'denied-key', 'broken-key'];
 /** The stream each good key publishes (what authorize answers: an id, not the key). */
 const STREAMS: Record<string, string> = { 'good-key': 'stream-1', 'other-key': 'stream-2' };
-
-interface Harness {
-  server: RtmpIngestServer;
-  port: number;
-  logs: string[];
-  sessions: Array<{ session: RtmpPublishSession; bytes: Buffer[]; end?: PublishEnd }>;
-}
 
 const harnesses: Harness[] = [];
 const sockets: Socket[] = [];
@@ -37,34 +25,18 @@ afterEach(async () => {
   }
 });
 
+const acceptKeys = authorizeKeys(STREAMS);
+
 async function start(options: Partial<RtmpIngestServerOptions> = {}): Promise<Harness> {
-  const logs: string[] = [];
-  const sessions: Harness['sessions'] = [];
-  const server = new RtmpIngestServer({
-    authorize: async (app, key): Promise<PublishDecision> => {
-      const id = STREAMS[key];
-      if (app === 'live' && id) return { ok: true, id };
+  const harness = await startIngestHarness({
+    authorize: async (app, key) => {
       if (key === 'denied-key') return { ok: false, code: 'Denied' };
       if (key === 'broken-key') throw new Error(`the database is down while looking up ${key}`);
-      return { ok: false, code: 'BadName' };
-    },
-    onPublish: (session) => {
-      const entry: Harness['sessions'][number] = { session, bytes: [] };
-      sessions.push(entry);
-      session.on('data', (bytes) => entry.bytes.push(bytes));
-      session.on('end', (end) => {
-        entry.end = end;
-      });
-    },
-    log: {
-      info: (object, message) => logs.push(JSON.stringify({ level: 'info', message, ...object })),
-      warn: (object, message) => logs.push(JSON.stringify({ level: 'warn', message, ...object })),
+      return acceptKeys(app, key);
     },
     handshakeTimeoutMs: 2000,
     ...options,
   });
-  const { port } = await server.listen(0, '127.0.0.1');
-  const harness = { server, port, logs, sessions };
   harnesses.push(harness);
   return harness;
 }
