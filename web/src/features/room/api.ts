@@ -1,4 +1,5 @@
 import type { Stream } from '@streamshop/contract/catalog.ts';
+import type { Ingest } from '@streamshop/contract/ingest.ts';
 import type { ChatReplay, CreateRoomBody } from '@streamshop/contract/live.ts';
 import type { PaymentSession } from '@streamshop/contract/payments.ts';
 import { streamApiPath } from '@streamshop/contract/room-urls.ts';
@@ -27,6 +28,35 @@ export function useStreamControlMutation(roomName: string, action: 'start' | 'en
   return useMutation({
     mutationFn: () => apiPost<Stream>(`/api/streams/${encodeURIComponent(roomName)}/${action}`),
     onSuccess: (stream) => queryClient.setQueryData(streamQueryKey(roomName), stream),
+  });
+}
+
+export const ingestQueryKey = (roomName: string) => ['/api/streams', roomName, 'ingest'] as const;
+
+/** How often the owner's page asks whether an encoder is publishing (no socket message says so). */
+export const INGEST_POLL_MS = 3000;
+
+/**
+ * GET /api/streams/{name}/ingest (owner only): the RTMP server URL, the stream key and whether an
+ * encoder publishes now, polled while a page shows it (not in a background tab). The key is a
+ * credential: dropped from the cache as soon as no page uses it.
+ */
+export const ingestQueryOptions = (roomName: string) =>
+  queryOptions({
+    queryKey: ingestQueryKey(roomName),
+    queryFn: () => apiGet<Ingest>(`${streamApiPath(roomName)}/ingest`),
+    refetchInterval: INGEST_POLL_MS,
+    gcTime: 0,
+  });
+
+/** POST /api/streams/{name}/ingest/rotate: a new stream key (the old key's encoder is dropped). */
+export function useRotateIngestKeyMutation(roomName: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiPost<Ingest>(`${streamApiPath(roomName)}/ingest/rotate`),
+    // A poll still in flight would put the old key back.
+    onMutate: () => queryClient.cancelQueries({ queryKey: ingestQueryKey(roomName) }),
+    onSuccess: (ingest) => queryClient.setQueryData(ingestQueryKey(roomName), ingest),
   });
 }
 

@@ -15,6 +15,7 @@ import { errorToast } from '../../lib/error-toast.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useAuth } from '../../lib/session/use-auth.ts';
 import { useCreateRoomMutation } from './api.ts';
+import { ObsSetupCard } from './obs-setup-card.tsx';
 
 const STREAMING_TIPS = [
   'Use good lighting: face a window or a lamp, not away from it.',
@@ -195,6 +196,8 @@ export function GoLivePage() {
               )}
             </CardContent>
           </Card>
+
+          <ObsSetupCard plan={isPro ? 'pro' : 'free'} />
 
           <Card>
             <CardHeader>

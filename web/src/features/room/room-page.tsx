@@ -19,6 +19,8 @@ import { streamQueryOptions, useStreamControlMutation } from './api.ts';
 import { Broadcaster } from './broadcaster.ts';
 import { ChatPanel } from './chat-panel.tsx';
 import { ChatReplayPanel } from './chat-replay-panel.tsx';
+import { EncoderPanel } from './encoder-panel.tsx';
+import { EncoderStage } from './encoder-stage.tsx';
 import { EndedStage } from './ended-stage.tsx';
 import { LineupPanel } from './lineup-panel.tsx';
 import { OwnerStage } from './owner-stage.tsx';
@@ -26,6 +28,7 @@ import { PinnedProducts } from './pinned-products.tsx';
 import { ReplayShop } from './replay-shop.tsx';
 import { RoomHeader } from './room-header.tsx';
 import { CAMERA_ERROR_MESSAGE, CAMERA_ERROR_TITLE, useCamera } from './use-camera.ts';
+import { useEncoderMode } from './use-encoder-mode.ts';
 import { useRoomSocket } from './use-room-socket.ts';
 import { ViewerStage } from './viewer-stage.tsx';
 
@@ -100,12 +103,14 @@ function Room({ roomName, stream }: { roomName: string; stream: Stream | undefin
   const now = useNow(live);
   const secondsLeft = ended ? null : live ? secondsUntil(endsAt, now) : (stream?.durationSec ?? null);
 
-  // --- The host's side: camera, publisher, start and end. ---
-  const camera = useCamera(isHost && !ended);
+  // --- The host's side: camera or encoder (OBS), publisher, start and end. ---
+  const [broadcasting, setBroadcasting] = useState(false);
+  const encoder = useEncoderMode(roomName, isHost && !ended, broadcasting);
+  // No camera while an encoder streams; none either until the page knows whether one does.
+  const camera = useCamera(isHost && !ended && encoder.settled && !encoder.active);
   const startMutation = useStreamControlMutation(roomName, 'start');
   const endMutation = useStreamControlMutation(roomName, 'end');
   const broadcasterRef = useRef<Broadcaster | null>(null);
-  const [broadcasting, setBroadcasting] = useState(false);
   const [replayVideo, setReplayVideo] = useState<HTMLVideoElement | null>(null);
   const finishing = useRef(false);
 
@@ -164,6 +169,17 @@ function Room({ roomName, stream }: { roomName: string; stream: Stream | undefin
 
   let stage: ReactNode;
   if (ended && !broadcasting) stage = <EndedStage roomName={roomName} onReplayVideo={setReplayVideo} />;
+  else if (isHost && encoder.active)
+    stage = (
+      <EncoderStage
+        roomName={roomName}
+        live={live}
+        posterUrl={stream?.thumbnailUrl}
+        encoderConnected={encoder.connected}
+        busy={endMutation.isPending}
+        onEnd={() => void finishStream()}
+      />
+    );
   else if (isHost)
     stage = (
       <OwnerStage
@@ -225,6 +241,7 @@ function Room({ roomName, stream }: { roomName: string; stream: Stream | undefin
       <div className="mt-6 grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="grid gap-4">
           {stage}
+          {isHost && !ended ? <EncoderPanel roomName={roomName} /> : null}
           {shopSection}
           {stream?.description ? (
             <p className="whitespace-pre-line text-muted-foreground text-sm">{stream.description}</p>

@@ -11,17 +11,24 @@ export function ViewerStage({
   roomName,
   live,
   posterUrl,
+  waitingText,
+  forceWaiting = false,
   children,
 }: {
   roomName: string;
   live: boolean;
   /** The stream's latest thumbnail, shown until the video plays. */
   posterUrl?: string | null;
+  /** Said while the live video is not playing (default: connecting, or the stream starts soon). */
+  waitingText?: string;
+  /** Show the waiting notice over the video even while it plays (the host knows the source left). */
+  forceWaiting?: boolean;
   children?: ReactNode;
 }) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const { status, path, engine } = useLivePlayer(roomName, videoRef, true);
   const [muted, setMuted] = useState(true);
+  const playing = status === 'playing' && !forceWaiting;
 
   const toggleSound = () => {
     const video = videoRef.current;
@@ -46,7 +53,7 @@ export function ViewerStage({
           data-path={path}
           data-engine={engine}
         />
-        {status !== 'playing' ? (
+        {!playing ? (
           <div
             className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-black/70 p-6 text-center"
             role="status"
@@ -58,13 +65,14 @@ export function ViewerStage({
               <>
                 <Loader2 className="size-8 animate-spin text-primary" aria-hidden="true" />
                 <p className="text-sm">
-                  {live ? 'Connecting to the live video…' : 'The stream will start soon. Stay tuned!'}
+                  {waitingText ??
+                    (live ? 'Connecting to the live video…' : 'The stream will start soon. Stay tuned!')}
                 </p>
               </>
             )}
           </div>
         ) : null}
-        {status === 'playing' ? (
+        {playing ? (
           <Button
             variant={muted ? 'default' : 'secondary'}
             size="sm"
