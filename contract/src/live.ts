@@ -153,12 +153,12 @@ export const LIVE_EDGE_CATCH_UP_AFTER_SEC = 0.1;
 /** …at this rate, until it is back at the target (10 % faster: 100 ms caught up per second). */
 export const LIVE_EDGE_CATCH_UP_RATE = 1.1;
 /**
- * On HLS (1 s segments) the playhead is kept this far behind the end of the live playlist, played
- * faster once HLS_LIVE_EDGE_CATCH_UP_AFTER_SEC further behind, and moved there beyond MAX_LAG.
+ * On HLS (1 s segments) the playhead is kept this far behind the end of the live playlist: hls.js
+ * plays faster (LIVE_EDGE_CATCH_UP_RATE) once behind; with the browser's own player the page
+ * jumps to it once more than MAX_LAG behind.
  */
 export const HLS_LIVE_EDGE_TARGET_SEC = 1.5;
-export const HLS_LIVE_EDGE_CATCH_UP_AFTER_SEC = 0.5;
-export const HLS_LIVE_EDGE_MAX_LAG_SEC = 5;
+export const HLS_LIVE_EDGE_MAX_LAG_SEC = 2.5;
 
 export type MediaControl =
   /** A new init segment follows (first connect or publisher restart): reset the SourceBuffer. */

@@ -227,6 +227,8 @@ describe('publishing from an encoder', () => {
     expect(dropped).not.toBeNull();
     expect((await encoder(`${rtmpUrl}/${streamKey}`, 1).exited).code).not.toBe(0);
     expect((await ingestOf(room)).streamKey).toBe(newKey);
+    // Nobody came back with the new key within the grace: the stream ends.
+    await until(async () => !(await streamOf(room)).isActive, 'the end after the grace', 15_000);
   });
 
   it('survives garbage on the RTMP port and still takes a good encoder after', async () => {

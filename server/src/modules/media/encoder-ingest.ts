@@ -124,7 +124,9 @@ export class EncoderIngest {
       void setEncoderConnected(db, roomName, false).catch((error) =>
         log.warn({ err: error, roomName }, 'saving the encoder state failed'),
       );
-      if (end.reason !== 'kicked' && end.reason !== 'server-closed') this.endLater(roomName);
+      // Dropped for a reset key or unreadable video too: the seller has the grace to come back.
+      // (A takeover never gets here, and the end of an ended stream is a no-op.)
+      if (end.reason !== 'server-closed') this.endLater(roomName);
     });
     void (async () => {
       await media.startPublishing(roomName, FLV_SOURCE, (reason) => session.kick(reason));

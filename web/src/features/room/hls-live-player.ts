@@ -1,12 +1,11 @@
 import {
-  HLS_LIVE_EDGE_CATCH_UP_AFTER_SEC,
   HLS_LIVE_EDGE_MAX_LAG_SEC,
   HLS_LIVE_EDGE_TARGET_SEC,
   hlsPath,
   LIVE_PLAYLIST,
 } from '@streamshop/contract/live.ts';
 import { attachHls, type HlsEngine, type HlsSource } from '../../lib/video/hls-source.ts';
-import { liveEdgeRate, liveEdgeSeekTarget } from './live-edge.ts';
+import { liveEdgeSeekTarget } from './live-edge.ts';
 import type { PlayerStatus } from './media-player.ts';
 
 /** A live playlist that is not there yet (the first segment is on its way) is asked for again. */
@@ -83,7 +82,11 @@ export class HlsLivePlayer {
     }, RETRY_MS);
   }
 
-  /** The end of the live playlist is the end of what the video can seek to. */
+  /**
+   * The live playlist's end is the end of what the video can seek to (Safari). A jump, not a faster
+   * rate: Chromium's own HLS player stalls when its rate changes, and it reports nothing seekable
+   * on a live playlist, so there it stays where it started (three segments behind).
+   */
   private keepNearLiveEdge(): void {
     const { seekable } = this.video;
     if (seekable.length === 0 || this.video.paused) return;
@@ -95,14 +98,6 @@ export class HlsLivePlayer {
       HLS_LIVE_EDGE_TARGET_SEC,
     );
     if (target !== null) this.video.currentTime = target;
-    const rate = liveEdgeRate(
-      end,
-      this.video.currentTime,
-      this.video.playbackRate,
-      HLS_LIVE_EDGE_TARGET_SEC,
-      HLS_LIVE_EDGE_CATCH_UP_AFTER_SEC,
-    );
-    if (rate !== this.video.playbackRate) this.video.playbackRate = rate;
   }
 
   destroy(): void {

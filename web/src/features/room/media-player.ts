@@ -37,6 +37,8 @@ export class LivePlayer {
   private status: PlayerStatus = 'waiting';
   private connectFailures = 0;
   private everOpened = false;
+  /** The publisher has gone (media_idle) and no new init segment has come yet. */
+  private idle = false;
 
   constructor(
     roomName: string,
@@ -86,6 +88,9 @@ export class LivePlayer {
         this.reset(message.mimeType);
         break;
       case 'media_idle':
+        // Fragments still queued must not flip the status back: playing again after media_reset.
+        this.idle = true;
+        this.queue = [];
         this.setStatus('waiting');
         break;
       case 'stream_ended':
@@ -99,6 +104,7 @@ export class LivePlayer {
 
   private reset(mimeType: string): void {
     this.detach();
+    this.idle = false;
     const Source = mediaSourceConstructor();
     if (!Source?.isTypeSupported(mimeType)) {
       this.setStatus('unsupported');
@@ -166,7 +172,7 @@ export class LivePlayer {
         // Autoplay can still be refused; the page shows the video with its controls.
       });
     }
-    if (buffered.length > 0) this.setStatus('playing');
+    if (buffered.length > 0 && !this.idle) this.setStatus('playing');
     this.keepNearLiveEdge();
     this.pump();
   }

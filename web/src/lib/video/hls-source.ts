@@ -59,7 +59,7 @@ export async function attachHls(
           lowLatencyMode: true,
           // The same live edge as the page keeps for the browser's own player (hls-live-player.ts).
           liveSyncDuration: HLS_LIVE_EDGE_TARGET_SEC,
-          liveMaxLatencyDuration: HLS_LIVE_EDGE_MAX_LAG_SEC,
+          liveMaxLatencyDuration: HLS_LIVE_EDGE_MAX_LAG_SEC * 2,
           maxLiveSyncPlaybackRate: LIVE_EDGE_CATCH_UP_RATE,
           backBufferLength: 30,
         }
