@@ -147,7 +147,7 @@ export const MEDIA_KEYFRAME_INTERVAL_MS = 1000;
 /** A viewer further behind the live edge than this jumps forward. */
 export const LIVE_EDGE_MAX_LAG_SEC = 0.8;
 /** Where a live viewer's playhead is kept: this far behind the end of what is buffered. */
-export const LIVE_EDGE_TARGET_SEC = 0.3;
+export const LIVE_EDGE_TARGET_SEC = 0.2;
 /** Behind the target by more than this (and not yet by MAX_LAG), the player plays faster… */
 export const LIVE_EDGE_CATCH_UP_AFTER_SEC = 0.1;
 /** …at this rate, until it is back at the target (10 % faster: 100 ms caught up per second). */

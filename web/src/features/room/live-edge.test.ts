@@ -1,4 +1,8 @@
-import { LIVE_EDGE_MAX_LAG_SEC, LIVE_EDGE_TARGET_SEC } from '@streamshop/contract/live.ts';
+import {
+  LIVE_EDGE_CATCH_UP_AFTER_SEC,
+  LIVE_EDGE_MAX_LAG_SEC,
+  LIVE_EDGE_TARGET_SEC,
+} from '@streamshop/contract/live.ts';
 import { describe, expect, it } from 'vitest';
 import {
   joinBuffers,
@@ -59,13 +63,16 @@ describe('joinBuffers', () => {
 });
 
 describe('liveEdgeRate', () => {
+  const behind = (lag: number) => 10 - lag;
+  const catchUpAt = LIVE_EDGE_TARGET_SEC + LIVE_EDGE_CATCH_UP_AFTER_SEC;
   it('plays faster once well behind the target, and normally again at the target', () => {
-    expect(liveEdgeRate(10, 9.7, 1)).toBe(1);
-    expect(liveEdgeRate(10, 9.5, 1)).toBeGreaterThan(1);
+    expect(liveEdgeRate(10, behind(LIVE_EDGE_TARGET_SEC), 1)).toBe(1);
+    expect(liveEdgeRate(10, behind(catchUpAt + 0.05), 1)).toBeGreaterThan(1);
     // Between the target and the catch-up threshold it keeps what it was doing.
-    expect(liveEdgeRate(10, 9.65, 1.1)).toBe(1.1);
-    expect(liveEdgeRate(10, 9.65, 1)).toBe(1);
-    expect(liveEdgeRate(10, 9.75, 1.1)).toBe(1);
+    const between = behind((LIVE_EDGE_TARGET_SEC + catchUpAt) / 2);
+    expect(liveEdgeRate(10, between, 1.1)).toBe(1.1);
+    expect(liveEdgeRate(10, between, 1)).toBe(1);
+    expect(liveEdgeRate(10, behind(LIVE_EDGE_TARGET_SEC - 0.05), 1.1)).toBe(1);
   });
   it('plays normally when positions are unknown', () => {
     expect(liveEdgeRate(Number.NaN, 0, 1.1)).toBe(1);
