@@ -5,12 +5,18 @@ import { WebmIngest } from './ingest.ts';
 import type { LivePipeline } from './pipeline.ts';
 import { RoomRelay } from './relay.ts';
 import type { Restream } from './restream.ts';
+import type { InitKind } from './video-size.ts';
 
 /** One room's live video on this instance (MediaService keeps one per room it follows). */
 export interface LiveRoom {
   relay: RoomRelay;
   /** Present while this instance holds the room's publisher: reads what the publisher sends. */
   ingest: WebmIngest | Fmp4Ingest | FlvIngest | undefined;
+  /**
+   * What the publisher's inits are held against (the owner's plan's largest picture), and who
+   * hears a refusal; undefined when the plan is unknown.
+   */
+  sizeCheck: SizeCheck | undefined;
   /** The publisher's media pipeline (ffmpeg), while the publisher is connected here. */
   pipeline: LivePipeline | undefined;
   /** The stream's HLS segments and playlists, once the publisher has been here. */
@@ -29,10 +35,22 @@ export interface LiveRoom {
   restreamGeneration: number;
 }
 
+export interface SizeCheck {
+  kind: InitKind;
+  limit: { width: number; height: number; label: string };
+  onRefused: (reason: string) => void;
+}
+
 /** What a publisher may send: MediaRecorder WebM (H.264, VP8 or VP9) or fragmented MP4 (Safari). */
 export const isMp4Source = (mimeType: string) => mimeType.startsWith('video/mp4');
 /** What an RTMP encoder's session gives (rtmp/publish-session.ts). */
 export const FLV_SOURCE = 'video/x-flv';
+
+/** How to read the init of what `mimeType` names (videoSizeOf). */
+export function initKindOf(mimeType: string): InitKind {
+  if (mimeType === FLV_SOURCE) return 'flv';
+  return isMp4Source(mimeType) ? 'mp4' : 'webm';
+}
 
 export function ingestFor(mimeType: string): WebmIngest | Fmp4Ingest | FlvIngest {
   if (mimeType === FLV_SOURCE) return new FlvIngest();
@@ -43,6 +61,7 @@ export function newLiveRoom(): LiveRoom {
   return {
     relay: new RoomRelay(),
     ingest: undefined,
+    sizeCheck: undefined,
     pipeline: undefined,
     recorder: undefined,
     stopped: Promise.resolve(),

@@ -15,6 +15,14 @@ export async function restreamTargetOf(
   return row && { rtmpUrl: row.rtmp_url, plan: row.plan };
 }
 
+/** The plan of a live (not ended) stream's owner. */
+export async function ownerPlanOf(db: Db, roomName: string): Promise<string | undefined> {
+  const result = await db.execute<{ plan: string }>(sql`
+    select u.plan from streams s join users u on u.id = s.owner_id
+    where s.room_name = ${roomName} and s.ended_at is null`);
+  return result.rows[0]?.plan;
+}
+
 /** Sets the replay's URL; false when it was set already. */
 export async function setReplayUrl(db: Db, roomName: string, vodUrl: string): Promise<boolean> {
   const result = await db.execute(sql`

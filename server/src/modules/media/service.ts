@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import type { Plan } from '@streamshop/contract/constants.ts';
+import { PLAN_VIDEO } from '@streamshop/contract/ingest.ts';
 import type { ServerMessage } from '@streamshop/contract/live.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
@@ -10,17 +12,19 @@ import type { Storage } from '../../platform/storage.ts';
 import { DemoLive, type DemoLiveStream } from './demo-live.ts';
 import { type DemoReplay, ensureDemoReplay } from './demo-replay.ts';
 import { closeStoredPlaylist, HlsRecorder } from './hls-recorder.ts';
-import { FLV_SOURCE, ingestFor, type LiveRoom, newLiveRoom } from './live-room.ts';
+import { FLV_SOURCE, ingestFor, initKindOf, type LiveRoom, newLiveRoom } from './live-room.ts';
 import { LivePipeline } from './pipeline.ts';
 import { decodeRelayEvent, encodeRelayEvent, type RelayEvent } from './relay-events.ts';
 import {
   endedWithoutReplay,
+  ownerPlanOf,
   restreamTargetOf,
   setReplayUrl,
   setThumbnailUrl,
   upsertDemoLiveStream,
 } from './repo.ts';
 import { Restream, redactRtmpUrl, webmStartOf } from './restream.ts';
+import { type VideoSize, videoSizeOf } from './video-size.ts';
 
 export { FLV_SOURCE };
 
@@ -91,7 +95,7 @@ export class MediaService {
   /**
    * The owner's broadcaster connected here: its bytes go through a new pipeline, whose output
    * drives every instance's relay from now on. `onFailed` tells the publisher when the pipeline
-   * gives up (ffmpeg cannot read what it sends).
+   * gives up (ffmpeg cannot read what it sends) or its video is larger than the owner's plan allows.
    */
   async startPublishing(
     roomName: string,
@@ -102,6 +106,7 @@ export class MediaService {
     const room = this.room(roomName);
     await this.watchForEnd(roomName);
     await this.followMedia(roomName);
+    const limit = await this.planVideoOf(roomName);
     const previous = room.pipeline;
     room.pipeline = undefined;
     await previous?.stop();
@@ -137,19 +142,65 @@ export class MediaService {
       },
     });
     room.pipeline = pipeline;
+    room.sizeCheck = limit && { kind: initKindOf(mimeType), limit, onRefused: onFailed };
     await this.startRestream(roomName, room);
+  }
+
+  /** The largest picture the room's owner's plan allows; undefined when that cannot be told. */
+  private async planVideoOf(roomName: string): Promise<(typeof PLAN_VIDEO)[Plan] | undefined> {
+    try {
+      const plan = await ownerPlanOf(this.db, roomName);
+      return plan && Object.hasOwn(PLAN_VIDEO, plan) ? PLAN_VIDEO[plan as Plan] : undefined;
+    } catch (error) {
+      this.log.warn({ err: error, roomName }, 'looking up the owner’s plan failed');
+      return undefined;
+    }
+  }
+
+  /**
+   * Holds a publisher's init against the owner's plan (long side against long side, so a portrait
+   * phone fits too). Over it, the publisher's pipeline stops and the publisher is told why; the
+   * stream stays live for the seller to come back at a lower resolution. An unreadable size passes.
+   */
+  private refusesSize(roomName: string, room: LiveRoom, init: Buffer): boolean {
+    const check = room.sizeCheck;
+    const size = check && videoSizeOf(init, check.kind);
+    if (!check || !size || fits(size, check.limit)) return false;
+    const { limit } = check;
+    const reason =
+      `This stream is limited to ${limit.label} (${limit.width}×${limit.height}) on your plan; ` +
+      `your video is ${size.width}×${size.height}. Lower the resolution in your encoder, or upgrade to Pro for up to 1080p.`;
+    this.log.warn(
+      { roomName, width: size.width, height: size.height, reason },
+      'publisher refused: video too large for the plan',
+    );
+    room.ingest = undefined;
+    room.sizeCheck = undefined;
+    const pipeline = room.pipeline;
+    room.pipeline = undefined;
+    const previous = room.stopped;
+    room.stopped = (async () => {
+      await previous;
+      await pipeline?.stop();
+    })();
+    check.onRefused(reason);
+    return true;
   }
 
   /** A chunk from this instance's publisher; throws WebmError, Fmp4Error or FlvError on unreadable bytes. */
   pushFromPublisher(roomName: string, chunk: Buffer): void {
     const room = this.room(roomName);
     if (!room.ingest) return;
-    for (const event of room.ingest.push(chunk)) room.pipeline?.write(event);
+    for (const event of room.ingest.push(chunk)) {
+      if (event.kind === 'init' && this.refusesSize(roomName, room, event.bytes)) return;
+      room.pipeline?.write(event);
+    }
   }
 
   stopPublishing(roomName: string): Promise<void> {
     const room = this.room(roomName);
     room.ingest = undefined;
+    room.sizeCheck = undefined;
     const pipeline = room.pipeline;
     room.pipeline = undefined;
     const restreamStopped = this.stopRestream(room);
@@ -365,4 +416,10 @@ export class MediaService {
     }
     await Promise.all(restreamsStopped);
   }
+}
+
+/** Whether `size` fits in `limit`, either way up. */
+function fits(size: VideoSize, limit: VideoSize): boolean {
+  const [long, short] = size.width >= size.height ? [size.width, size.height] : [size.height, size.width];
+  return long <= Math.max(limit.width, limit.height) && short <= Math.min(limit.width, limit.height);
 }

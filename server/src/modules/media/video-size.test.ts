@@ -14,7 +14,7 @@ function initOf(bytes: Buffer, kind: InitKind): Buffer {
   const init = ingestFor(MIME[kind])
     .push(bytes)
     .find((event) => event.kind === 'init');
-  if (!init || init.kind !== 'init') throw new Error('no init');
+  if (init?.kind !== 'init') throw new Error('no init');
   return init.bytes;
 }
 
