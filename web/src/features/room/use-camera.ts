@@ -1,4 +1,6 @@
+import { PLAN_VIDEO } from '@streamshop/contract/ingest.ts';
 import { useCallback, useEffect, useState } from 'react';
+import { useAuth } from '../../lib/session/use-auth.ts';
 
 export const CAMERA_ERROR_TITLE = 'Camera Error';
 export const CAMERA_ERROR_MESSAGE = 'Unable to access camera and microphone. Please check permissions.';
@@ -15,19 +17,25 @@ function setTracksEnabled(tracks: MediaStreamTrack[], enabled: boolean): void {
 /**
  * The broadcaster's camera and microphone (getUserMedia, audio + video). Mic and camera toggles
  * enable or disable the tracks, so the recording keeps going (black/silent) while one is off.
- * Every track stops on unmount or when `stop()` is called.
+ * Every track stops on unmount or when `stop()` is called. The camera is asked for at most the
+ * owner's plan's picture (480p on Free, 1080p on Pro): the server refuses anything larger.
  */
 export function useCamera(enabled: boolean) {
   const [camera, setCamera] = useState<CameraState>({ status: 'pending' });
   const [micOn, setMicOn] = useState(true);
   const [cameraOn, setCameraOn] = useState(true);
+  const plan = useAuth().user?.plan ?? 'free';
 
   useEffect(() => {
     if (!enabled) return;
     let cancelled = false;
     let acquired: MediaStream | null = null;
     setCamera({ status: 'pending' });
-    const request = navigator.mediaDevices?.getUserMedia?.({ audio: true, video: true });
+    const { width, height } = PLAN_VIDEO[plan];
+    const request = navigator.mediaDevices?.getUserMedia?.({
+      audio: true,
+      video: { width: { ideal: width, max: width }, height: { ideal: height, max: height } },
+    });
     if (!request) {
       setCamera({ status: 'error' });
       return;
@@ -51,7 +59,7 @@ export function useCamera(enabled: boolean) {
       cancelled = true;
       if (acquired) for (const track of acquired.getTracks()) track.stop();
     };
-  }, [enabled]);
+  }, [enabled, plan]);
 
   const stream = camera.status === 'ready' ? camera.stream : null;
 
