@@ -10,6 +10,8 @@
 import './index.css';
 import { startRoomRequests } from './app/early-room.ts';
 import { recordEarlyClicks } from './early-clicks.ts';
+import { AUTH_USER_URL } from './lib/api/auth-url.ts';
+import { startEarlyGet } from './lib/early-requests.ts';
 
 /**
  * Resolves once the browser has shown the page's first content (the paint timing entry, which
@@ -46,7 +48,9 @@ function preloadModules(hrefs: string[]): void {
 }
 
 async function boot(): Promise<void> {
-  // A room page's stream and live video are asked for while the app's code is still loading.
+  // Asked for while the app's code is still loading: the auth check every route waits for, and a
+  // room page's stream and live video.
+  startEarlyGet(AUTH_USER_URL);
   startRoomRequests(window.location.pathname, { video: true });
   const root = document.getElementById('root');
   if (root?.hasAttribute('data-prerendered')) {

@@ -1,9 +1,11 @@
 import type { LinkAccountBody, PendingAccountLink } from '@streamshop/contract/account-link.ts';
 import type { SigninBody, SignupBody, User } from '@streamshop/contract/auth.ts';
 import { type QueryClient, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { takeEarlyGet } from '../early-requests.ts';
+import { AUTH_USER_URL } from './auth-url.ts';
 import { apiDelete, apiGet, apiPost } from './client.ts';
 
-export const AUTH_USER_URL = '/api/auth/user';
+export { AUTH_USER_URL };
 export const authUserQueryKey = [AUTH_USER_URL] as const;
 
 /**
@@ -11,10 +13,12 @@ export const authUserQueryKey = [AUTH_USER_URL] as const;
  * error ('Auth check failed: {statusText}') and also counts as signed out.
  */
 export async function fetchAuthUser(): Promise<User | null> {
-  const response = await fetch(AUTH_USER_URL, {
-    credentials: 'same-origin',
-    headers: { Accept: 'application/json' },
-  });
+  // The entry script asks for it before the app's code has loaded (boot.ts): taken once.
+  const response = await (takeEarlyGet(AUTH_USER_URL) ??
+    fetch(AUTH_USER_URL, {
+      credentials: 'same-origin',
+      headers: { Accept: 'application/json' },
+    }));
   if (response.status === 401) return null;
   if (!response.ok) throw new Error(`Auth check failed: ${response.statusText}`);
   // Stored as received (spec section 3).
