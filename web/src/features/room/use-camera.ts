@@ -1,3 +1,4 @@
+import type { Plan } from '@streamshop/contract/constants.ts';
 import { PLAN_VIDEO } from '@streamshop/contract/ingest.ts';
 import { useCallback, useEffect, useState } from 'react';
 import { useAuth } from '../../lib/session/use-auth.ts';
@@ -12,6 +13,19 @@ export type CameraState =
 
 function setTracksEnabled(tracks: MediaStreamTrack[], enabled: boolean): void {
   for (const track of tracks) track.enabled = enabled;
+}
+
+/**
+ * At most the plan's picture. Free asks for no particular size (cameras give their own default,
+ * 640×480 on most): asking for 854×480 makes Chromium scale the frames, and its H.264 recorder
+ * then declares a larger picture than it sends, which the server would refuse. Pro asks for its
+ * full size, which HD cameras give as it is.
+ */
+export function cameraConstraints(plan: Plan): MediaTrackConstraints {
+  const { width, height } = PLAN_VIDEO[plan];
+  return plan === 'pro'
+    ? { width: { ideal: width, max: width }, height: { ideal: height, max: height } }
+    : { width: { max: width }, height: { max: height } };
 }
 
 /**
@@ -31,11 +45,7 @@ export function useCamera(enabled: boolean) {
     let cancelled = false;
     let acquired: MediaStream | null = null;
     setCamera({ status: 'pending' });
-    const { width, height } = PLAN_VIDEO[plan];
-    const request = navigator.mediaDevices?.getUserMedia?.({
-      audio: true,
-      video: { width: { ideal: width, max: width }, height: { ideal: height, max: height } },
-    });
+    const request = navigator.mediaDevices?.getUserMedia?.({ audio: true, video: cameraConstraints(plan) });
     if (!request) {
       setCamera({ status: 'error' });
       return;
