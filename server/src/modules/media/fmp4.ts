@@ -18,7 +18,7 @@ const MAX_BOX_BYTES = 32 * 1024 * 1024;
 const INIT_BOXES = new Set(['ftyp', 'moov', 'free', 'skip', 'uuid', 'pdin']);
 const FRAGMENT_PREFIX_BOXES = new Set(['styp', 'prft', 'free', 'skip', 'sidx', 'emsg', 'uuid']);
 
-interface Box {
+export interface Box {
   type: string;
   /** Where the payload starts and the box ends, in the buffer given. */
   start: number;
@@ -26,7 +26,7 @@ interface Box {
 }
 
 /** The boxes in `buffer` from `offset` to `end` (a box's payload); throws on a malformed size. */
-function* boxes(buffer: Buffer, offset: number, end: number): Generator<Box> {
+export function* boxes(buffer: Buffer, offset: number, end: number): Generator<Box> {
   while (offset + 8 <= end) {
     let size = buffer.readUInt32BE(offset);
     const type = buffer.toString('latin1', offset + 4, offset + 8);

@@ -1,4 +1,5 @@
 import { FlvReader, FlvTagType, videoTagInfo } from './flv.ts';
+import { type Box, boxes } from './fmp4.ts';
 import { readHeader } from './webm.ts';
 
 /**
@@ -63,29 +64,6 @@ function readUint(bytes: Buffer): number {
 }
 
 // ---------------------------------------------------------------- MP4
-
-interface Box {
-  type: string;
-  start: number;
-  end: number;
-}
-
-function* boxes(buffer: Buffer, offset: number, end: number): Generator<Box> {
-  while (offset + 8 <= end) {
-    let size = buffer.readUInt32BE(offset);
-    const type = buffer.toString('latin1', offset + 4, offset + 8);
-    let header = 8;
-    if (size === 1) {
-      size = Number(buffer.readBigUInt64BE(offset + 8));
-      header = 16;
-    } else if (size === 0) {
-      size = end - offset;
-    }
-    if (size < header || offset + size > end) return;
-    yield { type, start: offset + header, end: offset + size };
-    offset += size;
-  }
-}
 
 function child(buffer: Buffer, parent: Box | undefined, type: string): Box | undefined {
   if (!parent) return undefined;
