@@ -22,7 +22,9 @@ export function ChatReplayPanel({
   const [seconds, setSeconds] = useState(video.currentTime);
   useEffect(() => {
     const update = () => setSeconds(video.currentTime);
-    const events = ['timeupdate', 'seeked', 'loadedmetadata'] as const;
+    // 'seeking' too: a seek to the very end can finish without 'seeked' (hls.js, nothing left to
+    // buffer there), and the chat must still show everything up to that moment.
+    const events = ['timeupdate', 'seeking', 'seeked', 'loadedmetadata', 'ended'] as const;
     for (const name of events) video.addEventListener(name, update);
     return () => {
       for (const name of events) video.removeEventListener(name, update);
