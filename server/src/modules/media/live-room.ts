@@ -52,9 +52,11 @@ export function initKindOf(mimeType: string): InitKind {
   return isMp4Source(mimeType) ? 'mp4' : 'webm';
 }
 
+const INGESTS = { flv: FlvIngest, mp4: Fmp4Ingest, webm: WebmIngest } as const;
+
+/** The parser for what `mimeType` names. */
 export function ingestFor(mimeType: string): WebmIngest | Fmp4Ingest | FlvIngest {
-  if (mimeType === FLV_SOURCE) return new FlvIngest();
-  return isMp4Source(mimeType) ? new Fmp4Ingest() : new WebmIngest();
+  return new INGESTS[initKindOf(mimeType)]();
 }
 
 export function newLiveRoom(): LiveRoom {

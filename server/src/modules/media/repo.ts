@@ -3,8 +3,11 @@ import type { Db } from '../../db/client.ts';
 
 /** Live video's queries: where a stream restreams to, and its replay. */
 
-/** A live stream's restream URL and its owner's plan (restreaming is a Pro feature). */
-export async function restreamTargetOf(
+/**
+ * What a publisher's start needs to know of a live stream: its restream URL and its owner's plan
+ * (restreaming is a Pro feature; the plan caps the picture).
+ */
+export async function publishTargetOf(
   db: Db,
   roomName: string,
 ): Promise<{ rtmpUrl: string | null; plan: string } | undefined> {
@@ -13,14 +16,6 @@ export async function restreamTargetOf(
     where s.room_name = ${roomName} and s.ended_at is null`);
   const row = result.rows[0];
   return row && { rtmpUrl: row.rtmp_url, plan: row.plan };
-}
-
-/** The plan of a live (not ended) stream's owner. */
-export async function ownerPlanOf(db: Db, roomName: string): Promise<string | undefined> {
-  const result = await db.execute<{ plan: string }>(sql`
-    select u.plan from streams s join users u on u.id = s.owner_id
-    where s.room_name = ${roomName} and s.ended_at is null`);
-  return result.rows[0]?.plan;
 }
 
 /** Sets the replay's URL; false when it was set already. */

@@ -17,8 +17,7 @@ import { LivePipeline } from './pipeline.ts';
 import { decodeRelayEvent, encodeRelayEvent, type RelayEvent } from './relay-events.ts';
 import {
   endedWithoutReplay,
-  ownerPlanOf,
-  restreamTargetOf,
+  publishTargetOf,
   setReplayUrl,
   setThumbnailUrl,
   upsertDemoLiveStream,
@@ -106,7 +105,9 @@ export class MediaService {
     const room = this.room(roomName);
     await this.watchForEnd(roomName);
     await this.followMedia(roomName);
-    const limit = await this.planVideoOf(roomName);
+    const target = await this.publishTargetOf(roomName);
+    const limit =
+      target && Object.hasOwn(PLAN_VIDEO, target.plan) ? PLAN_VIDEO[target.plan as Plan] : undefined;
     const previous = room.pipeline;
     room.pipeline = undefined;
     await previous?.stop();
@@ -143,16 +144,18 @@ export class MediaService {
     });
     room.pipeline = pipeline;
     room.sizeCheck = limit && { kind: initKindOf(mimeType), limit, onRefused: onFailed };
-    await this.startRestream(roomName, room);
+    await this.startRestream(roomName, room, target);
   }
 
-  /** The largest picture the room's owner's plan allows; undefined when that cannot be told. */
-  private async planVideoOf(roomName: string): Promise<(typeof PLAN_VIDEO)[Plan] | undefined> {
+  /**
+   * The stream's restream URL and its owner's plan, looked up once per publisher; undefined when
+   * that fails (no restream then, and no cap on the picture).
+   */
+  private async publishTargetOf(roomName: string) {
     try {
-      const plan = await ownerPlanOf(this.db, roomName);
-      return plan && Object.hasOwn(PLAN_VIDEO, plan) ? PLAN_VIDEO[plan as Plan] : undefined;
+      return await publishTargetOf(this.db, roomName);
     } catch (error) {
-      this.log.warn({ err: error, roomName }, 'looking up the owner’s plan failed');
+      this.log.warn({ err: error, roomName }, 'looking up the owner’s plan and restream URL failed');
       return undefined;
     }
   }
@@ -174,15 +177,7 @@ export class MediaService {
       { roomName, width: size.width, height: size.height, reason },
       'publisher refused: video too large for the plan',
     );
-    room.ingest = undefined;
-    room.sizeCheck = undefined;
-    const pipeline = room.pipeline;
-    room.pipeline = undefined;
-    const previous = room.stopped;
-    room.stopped = (async () => {
-      await previous;
-      await pipeline?.stop();
-    })();
+    void this.stopPublishing(roomName);
     check.onRefused(reason);
     return true;
   }
@@ -221,20 +216,18 @@ export class MediaService {
    * is checked again now, as the owner may have left Pro since creating the stream. Failures are
    * logged and never affect publishing.
    */
-  private async startRestream(roomName: string, room: LiveRoom): Promise<void> {
+  private async startRestream(
+    roomName: string,
+    room: LiveRoom,
+    target: { rtmpUrl: string | null; plan: string } | undefined,
+  ): Promise<void> {
     const previous = this.stopRestream(room);
     const generation = room.restreamGeneration;
-    let rtmpUrl: string | undefined;
-    try {
-      const row = await restreamTargetOf(this.db, roomName);
-      if (row?.rtmpUrl && row.plan !== 'pro') {
-        this.log.info({ roomName }, 'not restreaming: the owner is no longer on the Pro plan');
-      }
-      if (row?.rtmpUrl && row.plan === 'pro') rtmpUrl = row.rtmpUrl;
-    } catch (error) {
-      this.log.warn({ err: error, roomName }, 'looking up the restream URL failed');
+    if (target?.rtmpUrl && target.plan !== 'pro') {
+      this.log.info({ roomName }, 'not restreaming: the owner is no longer on the Pro plan');
     }
-    if (!rtmpUrl || room.restreamGeneration !== generation || !room.ingest) return;
+    const rtmpUrl = target?.plan === 'pro' ? target.rtmpUrl : null;
+    if (!rtmpUrl || !room.ingest) return;
     // Again now: the URL's host may resolve elsewhere than when it was saved.
     const refusal = await egressRefusal(rtmpUrl, this.restreamAllowedHosts);
     if (refusal) {
