@@ -1,6 +1,6 @@
 import { FlvReader, FlvTagType, videoTagInfo } from './flv.ts';
 import { type Box, boxes } from './fmp4.ts';
-import { readHeader } from './webm.ts';
+import { ID, readHeader, readUint } from './webm.ts';
 
 /**
  * The picture size a publisher's init segment declares (what the server holds against the
@@ -26,15 +26,7 @@ export function videoSizeOf(init: Buffer, kind: InitKind): VideoSize | undefined
 
 // ---------------------------------------------------------------- WebM
 
-const EBML = {
-  Segment: 0x18538067,
-  Tracks: 0x1654ae6b,
-  TrackEntry: 0xae,
-  Video: 0xe0,
-  PixelWidth: 0xb0,
-  PixelHeight: 0xba,
-} as const;
-const WEBM_CONTAINERS = new Set<number>([EBML.Segment, EBML.Tracks, EBML.TrackEntry, EBML.Video]);
+const WEBM_CONTAINERS = new Set<number>([ID.Segment, ID.Tracks, ID.TrackEntry, ID.Video]);
 
 /** Walks into Segment, Tracks, TrackEntry and Video (skipping everything else) for the first video size. */
 function webmSize(init: Buffer): VideoSize | undefined {
@@ -49,18 +41,12 @@ function webmSize(init: Buffer): VideoSize | undefined {
       continue;
     }
     if (header.size === undefined || body + header.size > init.length) return undefined;
-    if (header.id === EBML.PixelWidth) width ??= readUint(init.subarray(body, body + header.size));
-    if (header.id === EBML.PixelHeight) height ??= readUint(init.subarray(body, body + header.size));
+    if (header.id === ID.PixelWidth) width ??= readUint(init.subarray(body, body + header.size));
+    if (header.id === ID.PixelHeight) height ??= readUint(init.subarray(body, body + header.size));
     if (width !== undefined && height !== undefined) return { width, height };
     offset = body + header.size;
   }
   return undefined;
-}
-
-function readUint(bytes: Buffer): number {
-  let value = 0;
-  for (const byte of bytes) value = value * 256 + byte;
-  return value;
 }
 
 // ---------------------------------------------------------------- MP4

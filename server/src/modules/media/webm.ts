@@ -14,6 +14,9 @@ export const ID = {
   TrackEntry: 0xae,
   TrackNumber: 0xd7,
   TrackType: 0x83,
+  Video: 0xe0,
+  PixelWidth: 0xb0,
+  PixelHeight: 0xba,
   SimpleBlock: 0xa3,
   BlockGroup: 0xa0,
   Block: 0xa1,
@@ -81,7 +84,8 @@ function readVint(buffer: Buffer, offset: number): { value: number; length: numb
   return { value, length };
 }
 
-function readUint(buffer: Buffer): number {
+/** An EBML unsigned integer element's value (big-endian, any length). */
+export function readUint(buffer: Buffer): number {
   let value = 0;
   for (const byte of buffer) value = value * 256 + byte;
   return value;
