@@ -117,6 +117,20 @@ describe('stream keys', () => {
   it('gives the owner the RTMP URL and a key, the same one each time; nobody else learns of it', async () => {
     const room = await newRoom();
     expect((await t.app.inject({ url: `/api/streams/${room}/ingest` })).statusCode).toBe(401);
+    // The session is checked before the room name; then a malformed name is a 400 naming the field.
+    expect((await t.app.inject({ url: '/api/streams/NOT%20A%20ROOM/ingest' })).statusCode).toBe(401);
+    const malformed = await t.app.inject({
+      url: '/api/streams/NOT%20A%20ROOM/ingest',
+      headers: { cookie: owner.cookie },
+    });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.body).toContain('name');
+    const malformedRotate = await t.app.inject({
+      method: 'POST',
+      url: '/api/streams/NOT%20A%20ROOM/ingest/rotate',
+      headers: { cookie: owner.cookie },
+    });
+    expect(malformedRotate.statusCode).toBe(400);
     const asStranger = await t.app.inject({
       url: `/api/streams/${room}/ingest`,
       headers: { cookie: stranger.cookie },
