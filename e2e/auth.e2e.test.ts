@@ -147,6 +147,35 @@ describe('authentication', { timeout: 60_000 }, () => {
     watched.expectNoErrors(signedOut);
   });
 
+  it('shows no Google or Replit button on /signin and /signup when no provider is configured', async () => {
+    const watched = await newPage();
+    const { page } = watched;
+    for (const path of ['/signin', '/signup']) {
+      const providers = page.waitForResponse((response) => response.url() === url('/api/auth/providers'));
+      await page.goto(path);
+      expect(await (await providers).json()).toEqual({ providers: [] });
+      await page.getByTestId(path === '/signin' ? 'signin-submit' : 'signup-submit').waitFor();
+      // Two frames: React has drawn whatever the answer asked for.
+      await page.evaluate(
+        () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+      );
+      expect(await page.getByRole('button', { name: /Continue with/ }).count()).toBe(0);
+      expect(await page.getByText(/or continue with your handle/i).count()).toBe(0);
+    }
+    watched.expectNoErrors(signedOut);
+  });
+
+  it('sends a stale Google sign-in bookmark to /signin, which says Google is not available', async () => {
+    const watched = await newPage();
+    const { page } = watched;
+    await page.goto('/api/auth/google');
+    await page.waitForURL(url('/signin?error=google_not_configured'));
+    expect(await page.getByRole('alert').textContent()).toBe(
+      'Google sign-in is not available on this site. Log in or sign up with a handle and password.',
+    );
+    watched.expectNoErrors(signedOut);
+  });
+
   it('renders the sign-in page', async () => {
     const watched = await newPage();
     const { page } = watched;

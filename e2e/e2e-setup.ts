@@ -22,8 +22,11 @@ export const DEMO_SHOP_ENV = {
 };
 
 export interface E2eOptions {
-  /** Environment for the server, beside the launcher's own. */
-  env?: Record<string, string>;
+  /**
+   * Environment for the server, beside the launcher's own; a function is called just before the
+   * server starts (for values known only then, e.g. a test SMTP server's URL).
+   */
+  env?: Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
   /** Give the browser a fake camera and microphone. */
   camera?: boolean;
   /** Options for every page's context (e.g. bypassCSP for the axe scans). */
@@ -50,7 +53,7 @@ export function useE2e(options: E2eOptions = {}): E2e {
 
   beforeAll(async () => {
     const [started, launched] = await Promise.allSettled([
-      startServer(options.env),
+      (async () => startServer(typeof options.env === 'function' ? await options.env() : options.env))(),
       launchBrowser(options.camera ? FAKE_CAMERA : []),
     ]);
     if (started.status === 'fulfilled') server = started.value;

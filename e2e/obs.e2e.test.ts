@@ -272,6 +272,16 @@ describe('going live from OBS', { timeout: 90_000 }, () => {
     expect(await page.getByTestId('live-badge').count()).toBe(1);
     await tidyForScreenshot(page);
     await page.screenshot({ path: `${SCREENSHOTS}room-owner-obs-waiting.png` });
+
+    // A reload while the encoder is away keeps its stage: the server says when it left.
+    await page.reload();
+    await page.getByTestId('encoder-stage').waitFor();
+    await page
+      .getByTestId('player-status')
+      .filter({ hasText: 'Waiting for your encoder to reconnect' })
+      .waitFor({ timeout: 15_000 });
+    expect(await cameraUse(page)).toEqual({ calls: 0, liveTracks: 0 });
+    expect(await page.getByTestId('camera-preview').count()).toBe(0);
     seller.expectNoErrors(signedOut);
   });
 

@@ -7,6 +7,7 @@ import { type ExpectedFailure, SIGNED_OUT_PROBE } from './browser.ts';
 import { CARD, payWithCard } from './cards.ts';
 import { DEMO_SHOP_ENV, SCREENSHOTS, useE2e } from './e2e-setup.ts';
 import { expectToast } from './page-checks.ts';
+import { shipToAnAddressIfAsked } from './shipping-address.ts';
 
 const e2e = useE2e({ env: DEMO_SHOP_ENV, page: { bypassCSP: true } });
 const { newPage } = e2e;
@@ -37,18 +38,21 @@ async function expectNoSeriousA11yProblems(page: Page) {
 
 async function openCheckout(page: Page, product: Product) {
   await page.goto(`/checkout/${product.id}`);
-  await page.getByTestId('card-number').waitFor();
+  await shipToAnAddressIfAsked(page);
   expect(await page.getByTestId('checkout-product-title').textContent()).toBe(product.title);
 }
 
+/** After paying: the dashboard counts the purchase, and /orders lists it as paid. */
 async function expectOrderOnDashboard(page: Page, product: Product) {
   await page.waitForURL(/\/dashboard$/);
-  await page.getByRole('tab', { name: 'Orders' }).click();
-  const order = page.getByTestId('dashboard-order').filter({ hasText: product.title });
+  await page.getByTestId('stat-orders-note').waitFor();
+  expect(await page.getByTestId('stat-orders-note').textContent()).toMatch(
+    /^Not counted: \d+ orders? you placed as a buyer$/,
+  );
+  await page.goto('/orders');
+  const order = page.getByTestId('purchase').filter({ hasText: product.title });
   await order.waitFor();
-  expect(await order.getByTestId('order-role').textContent()).toBe('Purchase');
-  expect(await order.textContent()).toContain('Completed');
-  expect(await page.getByTestId('stat-orders-note').textContent()).toMatch(/^\d+ purchases? of your own$/);
+  expect(await order.getByTestId('order-status').textContent()).toBe('Paid');
 }
 
 describe('checkout', { timeout: 90_000 }, () => {
@@ -114,24 +118,30 @@ describe('checkout', { timeout: 90_000 }, () => {
   });
 });
 
+/** From the dashboard's upgrade link through a paid 4242 to the dashboard's Pro plan row. */
+async function upgradeToPro(page: Page, screenshot = false) {
+  await page.getByTestId('upgrade-link').click();
+  await page.waitForURL(/\/subscribe$/);
+  await page.getByTestId('card-number').waitFor();
+  expect(await page.getByTestId('pro-price').textContent()).toBe('$9.99');
+  if (screenshot) {
+    await page.screenshot({ path: `${SCREENSHOTS}subscribe.png`, fullPage: true });
+    await expectNoSeriousA11yProblems(page);
+  }
+  await payWithCard(page, CARD.success);
+  await expectToast(page, 'Welcome to Pro!');
+  await page.waitForURL(/\/dashboard$/);
+  // The refreshed user is pro: no upgrade link, the plan row instead.
+  await page.getByTestId('plan-summary').waitFor();
+  expect(await page.getByTestId('upgrade-link').count()).toBe(0);
+}
+
 describe('Pro subscription', { timeout: 90_000 }, () => {
   it('upgrades a free user with 4242, shows 15:00 on /golive and can be cancelled', async () => {
     const watched = await newPage();
     const { page } = watched;
     await signUpThroughForm(page, 'pro');
-    await page.getByTestId('upgrade-link').click();
-    await page.waitForURL(/\/subscribe$/);
-    await page.getByTestId('card-number').waitFor();
-    expect(await page.getByTestId('pro-price').textContent()).toBe('$9.99');
-    await page.screenshot({ path: `${SCREENSHOTS}subscribe.png`, fullPage: true });
-    await expectNoSeriousA11yProblems(page);
-
-    await payWithCard(page, CARD.success);
-    await expectToast(page, 'Welcome to Pro!');
-    await page.waitForURL(/\/dashboard$/);
-    // The refreshed user is pro: no upgrade link, the plan row instead.
-    await page.getByTestId('plan-summary').waitFor();
-    expect(await page.getByTestId('upgrade-link').count()).toBe(0);
+    await upgradeToPro(page, true);
 
     await page.goto('/golive');
     expect(await page.getByTestId('plan-name').textContent()).toBe('PRO');
@@ -144,6 +154,33 @@ describe('Pro subscription', { timeout: 90_000 }, () => {
     await page.getByTestId('pro-until').waitFor();
     expect(await page.getByTestId('pro-until').textContent()).toMatch(/^Pro until \w{3} \d{1,2}, \d{4}$/);
     await page.screenshot({ path: `${SCREENSHOTS}dashboard-pro-until.png` });
+    watched.expectNoErrors(signedOutBeforeSignUp);
+  });
+
+  it('gives the money back from the dashboard once: free at once, and not offered on a second subscription', async () => {
+    const watched = await newPage();
+    const { page } = watched;
+    await signUpThroughForm(page, 'refund');
+    await upgradeToPro(page);
+
+    await page.getByTestId('refund-subscription').click();
+    const confirm = page.getByRole('alertdialog', { name: 'Get your money back?' });
+    expect(await confirm.textContent()).toMatch(/yours is open until \w{3} \d{1,2}, \d{4}\./);
+    await page.screenshot({ path: `${SCREENSHOTS}dashboard-refund.png` });
+    await expectNoSeriousA11yProblems(page);
+    await confirm.getByRole('button', { name: 'Refund and end Pro' }).click();
+    await expectToast(page, 'Refund on its way');
+    // Free at once: the upgrade link is back and /golive offers 99 seconds.
+    await page.getByTestId('upgrade-link').waitFor();
+    expect(await page.getByTestId('plan-summary').count()).toBe(0);
+    await page.goto('/golive');
+    expect(await page.getByTestId('plan-duration').textContent()).toBe('1:39');
+
+    await page.goto('/dashboard');
+    await upgradeToPro(page);
+    // The plan row shows the new subscription once its answer is in (both buttons come with it).
+    await page.getByTestId('cancel-subscription').waitFor();
+    expect(await page.getByTestId('refund-subscription').count()).toBe(0);
     watched.expectNoErrors(signedOutBeforeSignUp);
   });
 });

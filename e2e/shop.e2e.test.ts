@@ -7,6 +7,7 @@ import { type ExpectedFailure, SIGNED_OUT_PROBE, type WatchedPage } from './brow
 import { CARD, payWithCard } from './cards.ts';
 import { DEMO_SHOP_ENV, SCREENSHOTS, useE2e } from './e2e-setup.ts';
 import { expectToast, waitForVideoFrame } from './page-checks.ts';
+import { shipToAnAddressIfAsked } from './shipping-address.ts';
 
 /** A demo seller on the Pro plan (15-minute streams); every demo seller has this password. */
 const SELLER = { handle: 'groovevault_records', password: 'demo-password' };
@@ -112,7 +113,7 @@ describe('shoppable live', { timeout: 120_000 }, () => {
     await waitForVideoFrame(page, 'live-video', 15_000);
     await card.getByTestId('buy-now').click();
     const sheet = page.getByRole('dialog', { name: 'Checkout' });
-    await sheet.getByTestId('card-number').waitFor();
+    await shipToAnAddressIfAsked(sheet);
     expect(await sheet.getByTestId('room-checkout-title').textContent()).toBe(product.title);
     expect(await sheet.getByTestId('checkout-total').textContent()).toBe(formatCents(product.priceCents));
     expect(await sheet.getByLabel('Show my name in the chat').isChecked()).toBe(true);
@@ -206,6 +207,13 @@ describe('shoppable live', { timeout: 120_000 }, () => {
     const chapter = page.getByTestId('replay-chapter').filter({ hasText: product.title });
     await chapter.waitFor();
     expect(await chapter.getByTestId('replay-chapter-time').textContent()).toMatch(/^\d+:\d\d$/);
+    // What shipping adds, beside the chapter's price as beside every price a buyer sees.
+    const shipping = chapter.getByTestId('replay-chapter-shipping');
+    if (product.fulfillment !== 'ship') expect(await shipping.count()).toBe(0);
+    else
+      expect(await shipping.textContent()).toBe(
+        product.shippingCents > 0 ? `+ ${formatCents(product.shippingCents)} shipping` : 'Free shipping',
+      );
 
     await chapter.click();
     const nowShowing = page.getByTestId('replay-product').filter({ hasText: product.title });
@@ -221,7 +229,7 @@ describe('shoppable live', { timeout: 120_000 }, () => {
 
     await nowShowing.getByTestId('replay-buy-now').click();
     const sheet = page.getByRole('dialog', { name: 'Checkout' });
-    await sheet.getByTestId('card-number').waitFor();
+    await shipToAnAddressIfAsked(sheet);
     // Offers do not replay: the regular price.
     expect(await sheet.getByTestId('checkout-total').textContent()).toBe(formatCents(product.priceCents));
     expect(await sheet.getByLabel('Show my name in the chat').count()).toBe(0);

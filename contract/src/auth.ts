@@ -23,29 +23,38 @@ const handleField = z
   );
 
 /** A person's or business's name, shown to others: no control or text-direction characters. */
-const requiredName = (label: string, max: number) =>
+export const requiredName = (label: string, max: number) =>
   textSchema(label, { name: true })
     .min(1, `${label} is required`)
     .max(max, `${label} must be at most ${max} characters`);
+
+/** An email address as people type it: trimmed, lower-cased, checked against EMAIL_PATTERN. */
+export const emailField = textSchema('Email')
+  .min(1, 'Email is required')
+  .max(254, 'Email must be at most 254 characters')
+  .regex(EMAIL_PATTERN, 'Please enter a valid email address.')
+  .transform((email) => email.toLowerCase());
+
+/** A new password: the sign-up rules. */
+export const newPasswordField = z
+  .string({ error: 'Password is required' })
+  .min(1, 'Password is required')
+  .min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters long.`)
+  .max(MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`);
+
+/** A business name: optional; empty means none. */
+export const businessNameField = textSchema('Business name', { name: true }).max(
+  120,
+  'Business name must be at most 120 characters',
+);
 
 export const signupBodySchema = z.object({
   firstName: requiredName('First name', 80),
   lastName: requiredName('Last name', 80),
   handle: handleField,
-  email: textSchema('Email')
-    .min(1, 'Email is required')
-    .max(254, 'Email must be at most 254 characters')
-    .regex(EMAIL_PATTERN, 'Please enter a valid email address.')
-    .transform((email) => email.toLowerCase()),
-  password: z
-    .string({ error: 'Password is required' })
-    .min(1, 'Password is required')
-    .min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters long.`)
-    .max(MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`),
-  businessName: textSchema('Business name', { name: true })
-    .max(120, 'Business name must be at most 120 characters')
-    .optional()
-    .transform((value) => (value ? value : undefined)),
+  email: emailField,
+  password: newPasswordField,
+  businessName: businessNameField.optional().transform((value) => (value ? value : undefined)),
 });
 export type SignupBody = z.input<typeof signupBodySchema>;
 
@@ -70,6 +79,8 @@ export const userSchema = z.object({
   businessName: z.string().nullable(),
   profileImageUrl: z.string().nullable(),
   plan: z.enum(PLANS),
+  /** The owner proved the email address is theirs (a link mailed to it); until then a banner asks. */
+  emailVerified: z.boolean(),
   createdAt: z.string(),
 });
 export type User = z.infer<typeof userSchema>;
@@ -79,3 +90,10 @@ export const logoutResponseSchema = z.object({ ok: z.literal(true) });
 /** External identity providers of the sign-in page. */
 export const OIDC_PROVIDERS = ['google', 'replit'] as const;
 export type OidcProvider = (typeof OIDC_PROVIDERS)[number];
+
+/** GET /api/auth/providers: the external providers this server has credentials for, in button order. */
+export const EXTERNAL_PROVIDERS_URL = '/api/auth/providers';
+export const externalProvidersSchema = z.object({
+  providers: z.array(z.object({ id: z.enum(OIDC_PROVIDERS), label: z.string() })),
+});
+export type ExternalProviders = z.infer<typeof externalProvidersSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CONDITIONS, EXPLORE_MAX_PAGE_SIZE, EXPLORE_PAGE_SIZE, SORTS } from './constants.ts';
+import { FULFILLMENTS, MAX_SHIPPING_CENTS } from './shipping.ts';
 import { textSchema } from './text.ts';
 
 /** Totals above this are estimated by the planner instead of counted exactly (see docs/api.md). */
@@ -68,6 +69,11 @@ export const sellerSummarySchema = z.object({
   handle: z.string(),
   businessName: z.string().nullable(),
   profileImageUrl: z.string().nullable(),
+  /**
+   * The seller finished the payment provider's payout onboarding. Matters only where the payments
+   * config says `sellersOnboard` (Stripe Connect): then a seller not onboarded takes no paid orders.
+   */
+  onboarded: z.boolean(),
 });
 
 export const productSchema = z.object({
@@ -79,6 +85,10 @@ export const productSchema = z.object({
   categoryId: z.number().int(),
   imageUrl: z.string().nullable(),
   stock: z.number().int(),
+  /** ship (needs an address at checkout), digital or pickup. */
+  fulfillment: z.enum(FULFILLMENTS),
+  /** Flat shipping added to the price at checkout; 0 unless fulfillment is ship. */
+  shippingCents: z.number().int(),
   isLiveLinked: z.boolean(),
   /** Present when the product was shown in a stream, so a replay exists. */
   streamId: z.string().nullable(),
@@ -147,7 +157,8 @@ export const productBodySchema = z.object({
   priceCents: z
     .number({ error: 'priceCents must be a number of cents' })
     .int('priceCents must be a whole number of cents')
-    .min(0, 'priceCents must be 0 or more')
+    // Checkout refuses a product without a price, so a $0 product could never be sold.
+    .min(1, 'priceCents must be more than 0')
     .max(MAX_PRICE_CENTS, 'priceCents must be at most 10,000,000'),
   condition: z.enum(CONDITIONS, { error: 'condition must be new, used or refurbished' }),
   categoryId: z
@@ -169,6 +180,14 @@ export const productBodySchema = z.object({
     .min(0, 'stock must be 0 or more')
     .max(1_000_000, 'stock is too large')
     .default(1),
+  fulfillment: z.enum(FULFILLMENTS, { error: 'fulfillment must be ship, digital or pickup' }).default('ship'),
+  /** Ignored (stored as 0) unless fulfillment is ship. */
+  shippingCents: z
+    .number({ error: 'shippingCents must be a number of cents' })
+    .int('shippingCents must be a whole number of cents')
+    .min(0, 'shippingCents must be 0 or more')
+    .max(MAX_SHIPPING_CENTS, 'shippingCents must be at most 100,000')
+    .default(0),
 });
 export type ProductBody = z.input<typeof productBodySchema>;
 
@@ -180,16 +199,22 @@ export const analyticsSchema = z.object({
   /** Cents. */
   totalRevenue: z.number().int(),
   totalProducts: z.number().int(),
-  /** Completed orders the caller bought (not part of totalOrders, which counts sales). */
+  /** Orders the caller bought that stand (not part of totalOrders, which counts sales). */
   totalPurchases: z.number().int(),
 });
 export type Analytics = z.infer<typeof analyticsSchema>;
+
+/** ADR 0016: paid → shipped → delivered, or cancelled (by the buyer) or refunded (by the seller). */
+export const ORDER_STATUSES = ['paid', 'shipped', 'delivered', 'cancelled', 'refunded'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+/** The statuses of a sale that stands (counted in totals and stats). */
+export const SOLD_ORDER_STATUSES = ['paid', 'shipped', 'delivered'] as const satisfies readonly OrderStatus[];
 
 export const orderSchema = z.object({
   id: z.string(),
   amountCents: z.number().int(),
   createdAt: z.string(),
-  status: z.enum(['completed', 'refunded']),
+  status: z.enum(ORDER_STATUSES),
   productTitle: z.string().nullable(),
   /** Whether the caller sold (seller) or bought (buyer) in this order. */
   role: z.enum(['seller', 'buyer']),

@@ -7,6 +7,8 @@ export type Plan = (typeof PLANS)[number];
 export const PLAN_STREAM_SECONDS: Record<Plan, number> = { free: 99, pro: 900 };
 
 export const PRO_PRICE_CENTS = 999;
+/** Pro's money-back guarantee: a refund in full within this many days of the first payment, once per account. */
+export const MONEY_BACK_DAYS = 30;
 export const PROCESSING_FEE_CENTS = 0;
 
 export const CONDITIONS = ['new', 'used', 'refurbished'] as const;
@@ -18,8 +20,6 @@ export type Sort = (typeof SORTS)[number];
 export const EXPLORE_PAGE_SIZE = 20;
 export const EXPLORE_MAX_PAGE_SIZE = 100;
 export const PAGINATION_BUTTONS = 5;
-export const DASHBOARD_LATEST_ORDERS = 10;
-export const ORDER_NUMBER_LENGTH = 8;
 
 export const MIN_PASSWORD_LENGTH = 8;
 /** Upper bound so a huge password cannot be used to burn CPU in the hash. */

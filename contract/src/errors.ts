@@ -8,6 +8,12 @@ export const ERROR_CODES = [
   'UNAUTHORIZED',
   'INVALID_CREDENTIALS',
   'FORBIDDEN',
+  /** A Pro feature asked for on the free plan (403). */
+  'PRO_REQUIRED',
+  /** A mailed link's token: unknown or altered, past its time, or already used (400). */
+  'TOKEN_INVALID',
+  'TOKEN_EXPIRED',
+  'TOKEN_USED',
   'CSRF_REJECTED',
   'NOT_FOUND',
   'CONFLICT',

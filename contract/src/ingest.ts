@@ -20,8 +20,20 @@ export const ENCODER_SETTINGS = {
   keyframeIntervalSec: 1,
 } as const;
 
-/** An encoder that leaves for longer than this ends the stream (End Stream or the limit end it sooner). */
-export const ENCODER_RECONNECT_GRACE_SEC = 30;
+/**
+ * A publisher (an encoder, or the host's browser) gone for longer than this ends its stream,
+ * whichever server instance it was on (End Stream or the plan's limit end it sooner). A stream
+ * nobody has published yet stays live until its limit.
+ */
+export const PUBLISHER_GRACE_SEC = 30;
+
+/** GET /api/ingest (anyone): whether this server takes encoders at all (RTMP_PORT 0 turns it off). */
+export const ingestAvailabilitySchema = z.object({ rtmp: z.boolean() });
+export type IngestAvailability = z.infer<typeof ingestAvailabilitySchema>;
+export const INGEST_AVAILABILITY_URL = '/api/ingest';
+
+/** What GET /api/streams/:name/ingest answers (409) when this server takes no encoder. */
+export const INGEST_OFF_MESSAGE = 'Streaming from OBS is not available on this server.';
 
 export const ingestSchema = z.object({
   /** The server URL to paste into OBS (Settings → Stream → Server). */
@@ -30,6 +42,11 @@ export const ingestSchema = z.object({
   streamKey: z.string(),
   /** An encoder is publishing this stream now. */
   encoderConnected: z.boolean(),
+  /**
+   * The live stream's encoder left at this moment and may come back until PUBLISHER_GRACE_SEC
+   * later (then the stream ends); null while one publishes or when none has.
+   */
+  encoderLeftAt: z.string().nullable(),
   /** The owner's plan's picture and bitrate, with the settings every encoder needs. */
   settings: z.object({
     videoCodec: z.string(),

@@ -1,10 +1,13 @@
 import { z } from 'zod';
+import { orderDetailSchema } from './orders.ts';
+import { shippingAddressOutSchema } from './shipping.ts';
 import { textSchema } from './text.ts';
 
 /** Which payment provider the server uses, and what the browser needs to talk to it. */
 export const paymentConfigSchema = z.discriminatedUnion('provider', [
-  z.object({ provider: z.literal('local') }),
-  z.object({ provider: z.literal('stripe'), publishableKey: z.string() }),
+  z.object({ provider: z.literal('local'), sellersOnboard: z.literal(false) }),
+  /** sellersOnboard: a seller takes paid orders only once `seller.onboarded` (Stripe Connect). */
+  z.object({ provider: z.literal('stripe'), publishableKey: z.string(), sellersOnboard: z.literal(true) }),
 ]);
 export type PaymentConfig = z.infer<typeof paymentConfigSchema>;
 
@@ -18,6 +21,28 @@ export const paymentSessionSchema = z.object({
 });
 export type PaymentSession = z.infer<typeof paymentSessionSchema>;
 
+/** POST /api/checkout/:productId: the session and how its amount is made up (server-side). */
+export const checkoutSessionSchema = paymentSessionSchema.extend({
+  /** The product's price, or the live offer's. */
+  subtotalCents: z.number().int(),
+  /** The product's flat shipping (0 for digital and pickup). amountCents = subtotal + shipping. */
+  shippingCents: z.number().int(),
+  /** Where it ships, as the server stored it on the hold; null when nothing ships. */
+  shippingAddress: shippingAddressOutSchema.nullable(),
+});
+export type CheckoutSession = z.infer<typeof checkoutSessionSchema>;
+
+/**
+ * POST /api/checkout/:productId when no unit is left for a new hold but the buyer placed an order
+ * of this product in the last 10 minutes (as long as a hold lasts): a retry after paying (a lost
+ * answer, a crashed server, a second tab) gets that order back instead of 409.
+ */
+export const checkoutOrderedSchema = z.object({ order: orderDetailSchema });
+
+/** Everything POST /api/checkout/:productId answers with 200: a session to pay, or the order paid. */
+export const checkoutAnswerSchema = z.union([checkoutSessionSchema, checkoutOrderedSchema]);
+export type CheckoutAnswer = z.infer<typeof checkoutAnswerSchema>;
+
 /** The caller's Pro subscription, or null when they never subscribed. */
 export const subscriptionSchema = z.object({
   status: z.enum(['incomplete', 'active', 'canceled', 'expired']),
@@ -25,6 +50,13 @@ export const subscriptionSchema = z.object({
   currentPeriodEnd: z.string().nullable(),
   /** Cancelled by the user: pro stays until currentPeriodEnd, then the plan returns to free. */
   cancelAtPeriodEnd: z.boolean(),
+  /**
+   * Until when POST /api/subscription/refund gives the first payment back (the 30-day money-back
+   * guarantee); null when it cannot (over 30 days, used before on this account, or not active).
+   */
+  refundableUntil: z.string().nullable(),
+  /** When the money-back refund was made; the plan returned to free then. */
+  refundedAt: z.string().nullable(),
 });
 export type Subscription = z.infer<typeof subscriptionSchema>;
 export const subscriptionResponseSchema = z.object({ subscription: subscriptionSchema.nullable() });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { roomNameSchema } from './room-name.ts';
+import { FULFILLMENTS, shippingAddressSchema } from './shipping.ts';
 
 /** Live shopping in a stream's room: the lineup, pinned products, live offers, replay chapters. */
 
@@ -16,6 +17,9 @@ export const roomProductSchema = z.object({
   priceCents: z.number().int(),
   stock: z.number().int(),
   condition: z.string(),
+  fulfillment: z.enum(FULFILLMENTS),
+  /** Flat shipping added at checkout (0 unless fulfillment is ship). */
+  shippingCents: z.number().int(),
 });
 export type RoomProduct = z.infer<typeof roomProductSchema>;
 
@@ -37,6 +41,8 @@ export const roomShopSchema = z.object({
   /** Product ids pinned now, in pin order (at most MAX_PINNED). */
   pinned: z.array(z.string()),
   offer: liveOfferSchema.nullable(),
+  /** The room's seller finished payout onboarding (see the payments config's `sellersOnboard`). */
+  sellerOnboarded: z.boolean(),
   /** The server's clock when this was computed, so every viewer's countdown agrees. */
   serverNow: z.string(),
 });
@@ -83,6 +89,8 @@ export const checkoutBodySchema = z
     roomName: roomNameSchema('roomName').optional(),
     /** false: the room's purchase line says 'Someone' instead of the buyer's handle. */
     showBuyer: z.boolean({ error: 'showBuyer must be true or false' }).optional(),
+    /** Required for a product that ships, refused for a digital or pickup one (ADR 0016). */
+    shippingAddress: shippingAddressSchema.optional(),
   })
   .nullish();
 export type CheckoutBody = z.infer<typeof checkoutBodySchema>;
@@ -105,7 +113,8 @@ export type ReplayChapters = z.infer<typeof replayChaptersSchema>;
 export type ShopEvent =
   | { type: 'shop'; shop: RoomShop }
   /**
-   * A unit was sold: what is left, and of the live offer when there is one. Events can arrive out
-   * of order across instances: keep, per product, the one with the highest `version`.
+   * A unit was sold, or came back (a cancel or refund): what is left, and of the live offer when
+   * there is one. Events can arrive out of order across instances: keep, per product, the one with
+   * the highest `version`.
    */
   | { type: 'stock'; productId: string; stock: number; version: number; offerRemaining?: number };

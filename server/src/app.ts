@@ -6,19 +6,21 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
-import { CHAT_BURST, CHAT_REFILL_PER_SEC, CloseCode } from '@streamshop/contract/live.ts';
+import { CHAT_BURST, CHAT_REFILL_PER_SEC } from '@streamshop/contract/live.ts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import type { Config, TrustProxy } from './config.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { serializeError } from './db/query-errors.ts';
+import { accountRoutes } from './modules/account/routes.ts';
 import { oidcRoutes } from './modules/auth/oidc-routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { imageUploadRoutes } from './modules/catalog/image-upload.ts';
 import { catalogRoutes } from './modules/catalog/routes.ts';
 import { chatReplayRoutes } from './modules/chat/replay-routes.ts';
 import { chatRoutes } from './modules/chat/routes.ts';
+import { ChatWriter } from './modules/chat/service.ts';
 import { startPaymentJobs } from './modules/checkout/payment-jobs.ts';
 import { checkoutRoutes, localPaymentRoutes, WEBHOOK_PATH } from './modules/checkout/routes.ts';
 import { discRoutes } from './modules/disc/routes.ts';
@@ -26,19 +28,26 @@ import { healthRoutes } from './modules/health/routes.ts';
 import { dropEncoderEverywhere, startEncoderIngest } from './modules/media/encoder-ingest.ts';
 import { ingestRoutes } from './modules/media/ingest-routes.ts';
 import { mediaRoutes } from './modules/media/routes.ts';
-import { MediaService } from './modules/media/service.ts';
+import { MediaService, PUBLISHER_HEARTBEAT_MS } from './modules/media/service.ts';
 import { moderationRoutes } from './modules/moderation/routes.ts';
+import { orderRoutes } from './modules/orders/routes.ts';
+import { payoutRoutes } from './modules/payouts/routes.ts';
 import { sellerRoutes } from './modules/seller/routes.ts';
 import { sendSpaIndex } from './modules/seo/index-html.ts';
 import { seoRoutes } from './modules/seo/routes.ts';
 import { announceOrder } from './modules/shop/purchases.ts';
+import { announceStock } from './modules/shop/room-stock.ts';
 import { shopRoutes } from './modules/shop/routes.ts';
 import { storefrontRoutes } from './modules/storefront/routes.ts';
 import { startAutoEnd } from './modules/streams/auto-end.ts';
 import { streamRoutes } from './modules/streams/routes.ts';
 import { startViewerSampling } from './modules/streams/viewer-samples.ts';
 import { type Bus, memoryBus, redisBus } from './platform/bus.ts';
+import { drainPlugin } from './platform/drain.ts';
 import { errorsPlugin, notFound } from './platform/errors.ts';
+import { MailSender } from './platform/mail/mail-sender.ts';
+import { type Mailer, outboxMailer } from './platform/mail/mailer.ts';
+import { createMailTransport } from './platform/mail/transport.ts';
 import { originCheckPlugin } from './platform/origin-check.ts';
 import { createPaymentProvider } from './platform/payments/create-provider.ts';
 import type { LocalProvider } from './platform/payments/local.ts';
@@ -63,6 +72,8 @@ declare module 'fastify' {
     hub: RoomHub;
     payments: PaymentProvider;
     media: MediaService;
+    mailer: Mailer;
+    mailSender: MailSender;
   }
 }
 
@@ -78,14 +89,19 @@ export interface AppDeps {
   bus?: Bus;
   /** Run the job that ends streams at their plan's limit (default true). */
   autoEnd?: boolean;
-  /** How long an RTMP encoder may be gone before its stream ends (default 30 s). */
-  encoderReconnectGraceMs?: number;
-  /** How often the media module looks for ended streams whose replay nobody published (default 20 s). */
-  orphanSweepMs?: number;
+  /** How long a publisher (browser or encoder) may be gone before its stream ends (default 30 s). */
+  publisherGraceMs?: number;
+  /**
+   * How often the media module looks for ended streams without a replay, and for ended streams it
+   * still follows (default 5 s).
+   */
+  replaySweepMs?: number;
   /** Sample each live room's viewers every 5 s for the seller's stats (default true). */
   viewerSampling?: boolean;
   /** Run the payment jobs: expired holds, refunds, local renewals and webhook retries (default true). */
   paymentJobs?: boolean;
+  /** Deliver shipped orders by themselves (default true), after this long (default 30 days), checked this often. */
+  autoDelivery?: { enabled?: boolean; afterMs?: number; intervalMs?: number };
   /**
    * Let the local provider post its webhooks to this app (default true). False leaves them in its
    * outbox, as if the server died between a payment and its webhook.
@@ -93,10 +109,14 @@ export interface AppDeps {
   localWebhooks?: boolean;
   /** A payment provider other than the one the config names (tests). */
   payments?: PaymentProvider;
+  /** The local provider's payouts of available balances: on by default, once a day, checked every 10 min. */
+  localPayouts?: { enabled?: boolean; everyMs?: number; intervalMs?: number };
   /** Where the built SPA lives; tests may point elsewhere. */
   webDist?: string;
   /** How often open sockets' sessions are looked up again (default SESSION_RECHECK_MS). */
   sessionRecheckMs?: number;
+  /** How often each instance looks for mail to send (default 1 s). */
+  mailIntervalMs?: number;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: { write(line: string): void };
 }
@@ -151,17 +171,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const database =
     deps.database ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir) }));
-  const ownsRedis = !deps.redis && Boolean(config.redisUrl);
-  const redis =
-    deps.redis ?? (config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined);
-  const limiter = deps.rateLimiter ?? (redis ? redisRateLimiter(redis, 'streamshop:') : memoryRateLimiter());
-  const storage =
-    deps.storage ?? (config.s3 ? s3Storage(config.s3) : directoryStorage(path.join(config.dataDir, 'media')));
-
-  const ownsBus = !deps.bus;
-  const bus = deps.bus ?? (config.redisUrl ? redisBus(config.redisUrl, 'streamshop:') : memoryBus());
-  const hub = new RoomHub(bus);
-
   const app = Fastify({
     // Every `err` logged goes through serializeError: a failed query's parameters stay out of the log.
     logger: { level: config.logLevel, serializers: { err: serializeError }, stream: deps.logStream },
@@ -169,6 +178,33 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     bodyLimit: config.bodyLimitBytes,
     trustProxy: trustProxyOption(config.trustProxy),
   });
+  for (const notice of database.notices) app.log.warn(notice);
+  if (ownsDatabase) {
+    database.reportLostConnections((error) =>
+      app.log.warn({ err: error }, 'a database connection was lost; the pool opens a new one when asked'),
+    );
+  }
+
+  const ownsRedis = !deps.redis && Boolean(config.redisUrl);
+  // No command waits for a connection that is down: the limits and buckets count in memory meanwhile.
+  const redis =
+    deps.redis ??
+    (config.redisUrl
+      ? new Redis(config.redisUrl, { maxRetriesPerRequest: 0, commandTimeout: 1000 })
+      : undefined);
+  const limiter =
+    deps.rateLimiter ??
+    (redis ? redisRateLimiter(redis, 'streamshop:', { log: app.log }) : memoryRateLimiter());
+  const storage =
+    deps.storage ?? (config.s3 ? s3Storage(config.s3) : directoryStorage(path.join(config.dataDir, 'media')));
+
+  const ownsBus = !deps.bus;
+  const bus =
+    deps.bus ?? (config.redisUrl ? redisBus(config.redisUrl, 'streamshop:', { log: app.log }) : memoryBus());
+  const hub = new RoomHub(bus);
+  // Before any socket: it takes over the chat messages a crashed server accepted and did not save.
+  const chatWriter = await ChatWriter.start(database.db, config.dataDir, app.log);
+
   // The API speaks JSON only; anything else is answered 415.
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
@@ -178,6 +214,22 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+
+  const mailSender = new MailSender(
+    database.db,
+    createMailTransport({
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      outboxDir: path.join(config.dataDir, 'outbox'),
+      publicUrl: config.publicUrl,
+    }),
+    app.log,
+    { intervalMs: deps.mailIntervalMs },
+  );
+  mailSender.start();
+  const mailer = outboxMailer(mailSender);
+  app.decorate('mailer', mailer);
+  app.decorate('mailSender', mailSender);
 
   const sessionSockets = new SessionSockets(
     database.db,
@@ -205,18 +257,31 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   });
   await app.register(fastifyWebsocket, {
     options: { maxPayload: 64 * 1024 },
-    // On shutdown tell every client "service restart" (1012) so it reconnects to another instance.
-    preClose(done) {
-      for (const socket of app.websocketServer.clients)
-        socket.close(CloseCode.serviceRestart, 'Server restarting');
-      app.websocketServer.close(() => done());
-    },
+    // Shutdown is the drain's: it refuses upgrades and tells every socket 1012 (service restart).
+    preClose: (done) => done(),
   });
+  await app.register(drainPlugin);
 
   await app.register(socketCapPlugin, { limit: config.socketsPerAddress });
-  await app.register(healthRoutes, { database, redis });
-  await app.register(authRoutes, { db: database.db, limiter });
+  await app.register(healthRoutes, { database, redis, draining: () => app.drain.draining });
+  await app.register(authRoutes, {
+    db: database.db,
+    limiter,
+    mailer,
+    secret: config.sessionSecret,
+    publicUrl: config.publicUrl,
+  });
   await app.register(oidcRoutes, { db: database.db, config, limiter });
+  await app.register(accountRoutes, {
+    db: database.db,
+    limiter,
+    mailer,
+    hub,
+    storage,
+    secret: config.sessionSecret,
+    publicUrl: config.publicUrl,
+    sessionIdleTimeoutMs: config.sessionIdleTimeoutMs,
+  });
   await app.register(catalogRoutes, { db: database.db, publicUrl: config.publicUrl });
   await app.register(imageUploadRoutes, { storage, limiter });
   await app.register(sellerRoutes, { db: database.db });
@@ -233,11 +298,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     secret: config.sessionSecret,
     hub,
     publicUrl: config.publicUrl,
+    writer: chatWriter,
     limiter:
       deps.chatBuckets ??
-      (redis ? redisTokenBuckets(redis, 'streamshop:chat:', CHAT_BUCKET) : memoryTokenBuckets(CHAT_BUCKET)),
+      (redis
+        ? redisTokenBuckets(redis, 'streamshop:chat:', CHAT_BUCKET, { log: app.log })
+        : memoryTokenBuckets(CHAT_BUCKET)),
   });
-  await app.register(chatReplayRoutes, { db: database.db });
+  await app.register(chatReplayRoutes, { db: database.db, writer: chatWriter });
   await app.register(moderationRoutes, { db: database.db });
   const media = new MediaService(
     database.db,
@@ -254,7 +322,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     publicUrl: config.publicUrl,
     sessionSockets,
   });
-  media.startOrphanSweep(deps.orphanSweepMs);
+  media.startSweeps(deps.replaySweepMs);
   const encoders = await startEncoderIngest({
     db: database.db,
     bus,
@@ -263,25 +331,59 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     announce: (roomName, message) => hub.publish(roomName, message),
     port: config.rtmpPort,
     host: config.host,
-    reconnectGraceMs: deps.encoderReconnectGraceMs,
   });
+  if (encoders) app.drain.onStopAccepting(() => encoders.stopAccepting());
   await app.register(ingestRoutes, {
     db: database.db,
     rtmpUrl: config.rtmpUrl,
+    secret: config.sessionSecret,
+    rtmpOn: encoders !== undefined,
     dropEncoder: (roomName) => dropEncoderEverywhere(bus, roomName),
   });
-  const stopAutoEnd = deps.autoEnd === false ? () => {} : startAutoEnd(database.db, hub, app.log);
+  const stopAutoEnd =
+    deps.autoEnd === false
+      ? () => {}
+      : startAutoEnd(database.db, hub, app.log, {
+          publisherGraceMs: deps.publisherGraceMs,
+          publisherHeartbeatMs: PUBLISHER_HEARTBEAT_MS,
+          onEnded: (roomNames) => media.makeReplays(roomNames),
+        });
   const stopViewerSampling =
     deps.viewerSampling === false ? () => {} : startViewerSampling(database.db, hub, app.log);
 
-  const payments = deps.payments ?? createPaymentProvider(config, database.db);
+  const payments = deps.payments ?? createPaymentProvider(config, database.db, app.log);
   await app.register(checkoutRoutes, {
     db: database.db,
     provider: payments,
     onOrder: (orderId) => announceOrder(database.db, hub, orderId),
+    mailer,
+    publicUrl: config.publicUrl,
+    platformFeePercent: config.platformFeePercent,
+  });
+  await app.register(orderRoutes, {
+    db: database.db,
+    mailer,
+    publicUrl: config.publicUrl,
+    provider: payments,
+    onStockReturned: (productId) => announceStock(database.db, hub, productId),
+    autoDelivery: deps.autoDelivery?.enabled,
+    autoDeliverAfterMs: deps.autoDelivery?.afterMs,
+    autoDeliveryIntervalMs: deps.autoDelivery?.intervalMs,
+  });
+  await app.register(payoutRoutes, {
+    db: database.db,
+    provider: payments,
+    publicUrl: config.publicUrl,
+    localPayouts: deps.localPayouts,
   });
   await app.register(shopRoutes, { db: database.db, hub });
-  await app.register(discRoutes, { db: database.db, limiter, payments, publicUrl: config.publicUrl });
+  await app.register(discRoutes, {
+    db: database.db,
+    limiter,
+    payments,
+    publicUrl: config.publicUrl,
+    mailer,
+  });
   if (payments.name === 'local') {
     const local = payments as LocalProvider;
     await app.register(localPaymentRoutes, { provider: local });
@@ -302,6 +404,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorate('payments', payments);
   app.decorate('media', media);
   app.addHook('onClose', async () => {
+    // The sockets are closed: what chat accepted gets its rows now, or at the next start.
+    await chatWriter.close(Math.min(5000, config.shutdownGraceMs / 5));
     stopAutoEnd();
     stopViewerSampling();
     await stopPaymentJobs();
@@ -309,6 +413,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     await media.close();
     await hub.close();
     await sessionSockets.close();
+    await mailSender.close();
     if (ownsBus) await bus.close();
     if (ownsRedis) await redis?.quit().catch(() => redis.disconnect());
     if (ownsDatabase) await database.close();

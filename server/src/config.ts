@@ -47,6 +47,7 @@ const envSchema = z.object({
   DEMO_LIVE: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).default('true')),
   TRUST_PROXY: z.preprocess(emptyAsUndefined, z.string().default('false').transform(parseTrustProxy)),
   SHUTDOWN_GRACE_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).default(10_000)),
+  SHUTDOWN_READINESS_DELAY_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).default(0)),
   PRERENDER: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).default('true')),
   GOOGLE_ISSUER: optionalUrl,
   GOOGLE_CLIENT_ID: optionalText,
@@ -57,6 +58,7 @@ const envSchema = z.object({
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_PUBLISHABLE_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
+  STRIPE_CONNECT_WEBHOOK_SECRET: optionalText,
   ALLOW_TEST_PAYMENTS: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).default('false')),
   RESTREAM_ALLOWED_HOSTS: z.preprocess(
     emptyAsUndefined,
@@ -82,6 +84,18 @@ const envSchema = z.object({
       .regex(/^rtmps?:\/\/[^/\s]+(\/[^\s]*)?$/, 'must be an rtmp:// or rtmps:// URL')
       .optional(),
   ),
+  SMTP_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(
+        /^smtps?:\/\/[^\s]+$/,
+        'must be an smtp:// or smtps:// URL, e.g. smtp://user:password@mail.example:587',
+      )
+      .optional(),
+  ),
+  MAIL_FROM: optionalText,
+  PLATFORM_FEE_PERCENT: z.preprocess(emptyAsUndefined, z.coerce.number().min(0).max(100).default(0)),
   SESSION_IDLE_TIMEOUT_HOURS: z.preprocess(
     emptyAsUndefined,
     z.coerce.number().positive().max(720).default(168),
@@ -135,6 +149,11 @@ export interface StripeSettings {
   secretKey: string;
   publishableKey: string;
   webhookSecret: string;
+  /**
+   * The signing secret of the Connect webhook endpoint (sellers' `account.updated`), which Stripe
+   * gives its own secret. Optional: without it a seller's state is read from Stripe on each look.
+   */
+  connectWebhookSecret?: string | undefined;
 }
 
 /** Every environment variable the server reads (a launcher clears them so a shell's own do not leak in). */
@@ -167,7 +186,13 @@ export interface Config {
    * the right past this many hops or past these proxy addresses; false ignores the header.
    */
   trustProxy: TrustProxy;
+  /** From SIGTERM to exit: the drain, then jobs, recordings, Redis and the database (platform/drain.ts). */
   shutdownGraceMs: number;
+  /**
+   * How long after SIGTERM the server keeps serving with /api/health at 503, so a load balancer
+   * takes it out before it stops accepting connections (at most half of shutdownGraceMs).
+   */
+  shutdownReadinessDelayMs: number;
   /**
    * Answer the marketing routes with their build-time HTML (web/dist/prerendered). false: the
    * SPA shell for every route, as before prerendering (the Lighthouse bench's baseline).
@@ -196,6 +221,12 @@ export interface Config {
   rtmpUrl: string;
   /** Media (uploaded images) in an S3 bucket when S3_BUCKET is set; otherwise under DATA_DIR/media. */
   s3: S3Settings | undefined;
+  /** Mail through this SMTP server (SMTP_URL, with its credentials); undefined: .eml files in DATA_DIR/outbox. */
+  smtpUrl: string | undefined;
+  /** The sender of every message (MAIL_FROM; by default StreamShop <no-reply@PUBLIC_URL's host>). */
+  mailFrom: string;
+  /** The platform's part of each sale, in percent (ADR 0016): written to the sellers' ledger. */
+  platformFeePercent: number;
 }
 
 export class ConfigError extends Error {}
@@ -267,6 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoLive: e.DEMO_LIVE === 'true',
     trustProxy: e.TRUST_PROXY,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    shutdownReadinessDelayMs: e.SHUTDOWN_READINESS_DELAY_MS,
     prerender: e.PRERENDER === 'true',
     oidc: {
       google: oidcSettings(e.GOOGLE_ISSUER, e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET),
@@ -278,6 +310,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             secretKey: e.STRIPE_SECRET_KEY,
             publishableKey: e.STRIPE_PUBLISHABLE_KEY,
             webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+            connectWebhookSecret: e.STRIPE_CONNECT_WEBHOOK_SECRET,
           }
         : undefined,
     allowTestPayments: e.ALLOW_TEST_PAYMENTS === 'true',
@@ -286,6 +319,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     socketsPerAddress: e.SOCKETS_PER_ADDRESS,
     rtmpPort: e.RTMP_PORT,
     rtmpUrl: (e.RTMP_URL ?? defaultRtmpUrl(publicUrl, e.RTMP_PORT)).replace(/\/$/, ''),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? `StreamShop <no-reply@${new URL(publicUrl).hostname}>`,
+    platformFeePercent: e.PLATFORM_FEE_PERCENT,
     s3: e.S3_BUCKET
       ? {
           bucket: e.S3_BUCKET,

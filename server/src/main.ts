@@ -1,6 +1,6 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { DataDirLockedError } from './db/embedded.ts';
+import { DataDirLockedError } from './db/data-dir-lock.ts';
 import {
   DEMO_LIVE_STREAM,
   DEMO_REPLAY_ROOM,
@@ -8,10 +8,21 @@ import {
   DEMO_REPLAY_THUMBNAIL,
   seedDemoIfEmpty,
 } from './db/seed/index.ts';
+import { countUnhandledRejections } from './platform/unhandled.ts';
+
+/** Where an unhandled rejection is logged: stderr until the app (and its logger) exists. */
+let logUnhandled = (reason: unknown, count: number) =>
+  console.error(`Unhandled rejection #${count} (the process keeps running):`, reason);
+countUnhandledRejections((reason, count) => logUnhandled(reason, count));
 
 async function main() {
   const config = loadConfig();
   const app = await buildApp(config);
+  logUnhandled = (reason, count) =>
+    app.log.error(
+      { err: reason, unhandledRejections: count },
+      'unhandled rejection; the process keeps running',
+    );
   if (config.env === 'production' && app.payments.name === 'local') {
     app.log.warn(
       'ALLOW_TEST_PAYMENTS=true: payments go to the offline test card provider; no card is charged',
@@ -39,14 +50,28 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down: draining requests');
+    const started = performance.now();
+    app.log.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down: draining');
+    // The backstop: whatever still hangs (a database that does not answer) ends with the process.
     const force = setTimeout(() => {
       app.log.error('shutdown grace period over; exiting');
       process.exit(1);
     }, config.shutdownGraceMs);
     force.unref();
-    await app.close();
-    process.exit(0);
+    try {
+      const drain = await app.drain.run({
+        graceMs: config.shutdownGraceMs,
+        readinessDelayMs: config.shutdownReadinessDelayMs,
+      });
+      // Payment jobs, encoders, recordings (media), the bus, Redis and the database: the onClose hooks.
+      await app.close();
+      app.log.info({ ...drain, totalMs: Math.round(performance.now() - started) }, 'shut down');
+      // 1 when connections had to be cut: the drain did not finish in time.
+      process.exit(drain.drained ? 0 : 1);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -1,5 +1,5 @@
 import { ConfigError } from '../config.ts';
-import { DataDirLockedError } from './embedded.ts';
+import { DataDirLockedError } from './data-dir-lock.ts';
 import { isQueryError, serializeError } from './query-errors.ts';
 
 /** A bad command line: the message and the usage are printed, exit code 2. */

@@ -1,46 +1,39 @@
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { type DataDirLock, type LockRecord, lockDataDir } from './data-dir-lock.ts';
 
 export interface EmbeddedPostgres {
   /** Folder holding the unix socket `.s.PGSQL.5432`; pass it to pg as `host`. */
   socketDir: string;
+  /** Worth a warning in the start log: leftovers of a crashed server cleaned, a lock fallback. */
+  notices: string[];
   stop(): Promise<void>;
 }
 
-export class DataDirLockedError extends Error {}
+/** The prefix of every socket folder, so only such a folder is ever removed as a leftover. */
+const SOCKET_DIR_PREFIX = 'ss-pg-';
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+/**
+ * Removes what a server that held `dataDir` and crashed left behind: its socket folder. Returns
+ * what it did, to be logged.
+ */
+function cleanLeftovers(dataDir: string, previous: LockRecord | null): string[] {
+  if (!previous) return [];
+  const who = `pid ${previous.pid}${previous.startedAt ? `, started ${previous.startedAt}` : ''}`;
+  const notices = [`The previous server on ${dataDir} (${who}) did not stop cleanly; its lock was stale.`];
+  const leftover = previous.socketDir;
+  if (
+    leftover &&
+    path.isAbsolute(leftover) &&
+    path.basename(leftover).startsWith(SOCKET_DIR_PREFIX) &&
+    existsSync(leftover)
+  ) {
+    rmSync(leftover, { recursive: true, force: true });
+    notices.push(`Removed its socket folder ${leftover}.`);
   }
-}
-
-/** A lock file with our pid, so two servers never open the same database folder. */
-function lockDataDir(dir: string): () => void {
-  const lockFile = path.join(dir, 'server.lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(lockFile, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => rmSync(lockFile, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = Number.parseInt(readFileSync(lockFile, 'utf8'), 10);
-      if (Number.isInteger(holder) && isAlive(holder)) {
-        throw new DataDirLockedError(
-          `The data directory ${dir} is in use by another server (pid ${holder}). Stop it or set DATA_DIR to another folder.`,
-        );
-      }
-      rmSync(lockFile, { force: true }); // stale lock of a process that is gone
-    }
-  }
-  throw new DataDirLockedError(`Could not lock the data directory ${dir}`);
+  return notices;
 }
 
 /**
@@ -50,12 +43,22 @@ function lockDataDir(dir: string): () => void {
 export async function startEmbeddedPostgres(dataDir: string | undefined): Promise<EmbeddedPostgres> {
   let unlock = () => {};
   let pgDir: string | undefined;
+  const notices: string[] = [];
+  let lock: DataDirLock | undefined;
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });
-    unlock = lockDataDir(dataDir);
+    lock = lockDataDir(dataDir);
+    unlock = lock.release;
+    if (lock.fallbackReason) {
+      notices.push(
+        `The data directory is locked by the server.lock file and its holder's process, not by an OS file lock: ${lock.fallbackReason}.`,
+      );
+    }
+    notices.push(...cleanLeftovers(dataDir, lock.previous));
     pgDir = path.join(dataDir, 'pglite');
   }
-  const socketDir = mkdtempSync(path.join(tmpdir(), 'ss-pg-'));
+  const socketDir = mkdtempSync(path.join(tmpdir(), SOCKET_DIR_PREFIX));
+  lock?.record({ socketDir });
   const worker = new Worker(new URL('./embedded-worker.mjs', import.meta.url), {
     workerData: { dataDir: pgDir, socketPath: path.join(socketDir, '.s.PGSQL.5432') },
   });
@@ -80,6 +83,7 @@ export async function startEmbeddedPostgres(dataDir: string | undefined): Promis
 
   return {
     socketDir,
+    notices,
     async stop() {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 5000);

@@ -52,6 +52,8 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const config = loadConfig();
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  // On stderr, like every message: stdout is the CSV.
+  for (const notice of database.notices) console.error(notice);
   let result: Awaited<ReturnType<typeof exportCsv>>;
   try {
     result = await exportCsv(database.db, args.kind);

@@ -6,6 +6,7 @@ import {
   customType,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -36,11 +37,23 @@ export const users = pgTable(
     plan: text('plan', { enum: ['free', 'pro'] })
       .notNull()
       .default('free'),
+    /** When the owner proved the address is theirs (a link mailed to it); null until then. */
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    /** The seller's Stripe Connect (Express) account, once onboarding started; null on the local provider. */
+    stripeAccountId: text('stripe_account_id'),
+    /** Stripe said the account can take charges (account.updated charges_enabled). */
+    payoutsEnabledAt: timestamp('payouts_enabled_at', { withTimezone: true }),
+    /** When the owner deleted the account: the row stays for the orders that name it, emptied. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('users_handle_key').on(t.handle),
     uniqueIndex('users_email_key').on(t.email),
+    // A Stripe payout event names the account: it finds the one seller who owns it.
+    uniqueIndex('users_stripe_account_key')
+      .on(t.stripeAccountId)
+      .where(sql`${t.stripeAccountId} is not null`),
     check('users_plan_check', sql`${t.plan} in ('free', 'pro')`),
   ],
 );
@@ -74,8 +87,68 @@ export const sessions = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     /** Last request made with the session, for the idle timeout (written at most once a minute). */
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The browser's User-Agent when the session started (the settings page names the device). */
+    userAgent: text('user_agent'),
   },
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * Single-use links mailed to an account: verify the address, reset the password, confirm a new
+ * address. The table keeps only an HMAC of the token; `email` is the address the link was sent to.
+ */
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    id: id(),
+    tokenHash: text('token_hash').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['verify_email', 'reset_password', 'change_email'] }).notNull(),
+    email: text('email').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('account_tokens_hash_key').on(t.tokenHash),
+    index('account_tokens_user_idx').on(t.userId, t.purpose),
+    check(
+      'account_tokens_purpose_check',
+      sql`${t.purpose} in ('verify_email', 'reset_password', 'change_email')`,
+    ),
+  ],
+);
+
+/** Mail to send (ADR 0015): written with the event that causes it, sent by a job on any instance. */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: id(),
+    /** Names the event (e.g. verify-email:<token id>): the same event queues one message. */
+    dedupeKey: text('dedupe_key').notNull(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    /** Blanked once sent. */
+    textBody: text('text_body'),
+    htmlBody: text('html_body'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    /** A sender claimed it until then; another may take it over afterwards. */
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** Given up on after too many failed attempts. */
+    failedAt: timestamp('failed_at', { withTimezone: true }),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('mail_outbox_dedupe_key').on(t.dedupeKey),
+    index('mail_outbox_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.sentAt} is null and ${t.failedAt} is null`),
+  ],
 );
 
 export const categories = pgTable(
@@ -100,6 +173,13 @@ export const streams = pgTable(
     description: text('description'),
     rtmpUrl: text('rtmp_url'),
     durationSec: integer('duration_sec').notNull(),
+    /**
+     * The owner's plan for this stream (its picture size and length): set at creation, following the
+     * owner's plan until it starts, and kept from then on until it ends.
+     */
+    plan: text('plan', { enum: ['free', 'pro'] })
+      .notNull()
+      .default('free'),
     viewCount: integer('view_count').notNull().default(0),
     isActive: boolean('is_active').notNull().default(false),
     createdAt: createdAt(),
@@ -110,16 +190,80 @@ export const streams = pgTable(
     vodUrl: text('vod_url'),
     /** The latest frame grabbed while live (every 30 s); it stays with the replay. */
     thumbnailUrl: text('thumbnail_url'),
-    /** The stream key an encoder (OBS) publishes with over RTMP; made when the owner first asks. */
+    /**
+     * A stream key made before keys stopped being stored (migration 0017): kept only so an encoder
+     * set up with it keeps working until its owner resets it. New keys are never written here.
+     */
     ingestKey: text('ingest_key'),
+    /**
+     * The stream key an encoder (OBS) publishes with is HMAC(SESSION_SECRET, stream id and this
+     * nonce): the database alone cannot give it. Made when the owner first asks; a reset replaces it.
+     */
+    ingestKeyNonce: text('ingest_key_nonce'),
+    /** SHA-256 (hex) of the stream key, to find the stream an encoder publishes to. */
+    ingestKeyHash: text('ingest_key_hash'),
     /** Since when an RTMP encoder has been publishing this stream; null while none is. */
     encoderConnectedAt: timestamp('encoder_connected_at', { withTimezone: true }),
+    /** When the encoder last left (it has the reconnect grace to come back); null while one publishes. */
+    encoderLeftAt: timestamp('encoder_left_at', { withTimezone: true }),
+    /** The server instance holding the stream's publisher (browser or encoder); null when none does. */
+    publisherInstance: text('publisher_instance'),
+    /**
+     * The publisher's last sign of life: its instance renews it every few seconds while it is
+     * connected, and sets it when the publisher leaves. Null when none ever published. Any instance
+     * ends a live stream whose publisher has been gone for the grace (ADR 0018).
+     */
+    publisherSeenAt: timestamp('publisher_seen_at', { withTimezone: true }),
+    /**
+     * The replay of an ended stream: null until an instance claims it, 'building' while the one that
+     * claimed it (replay_builder, until replay_lease_until) joins the recorded parts, then 'ready'
+     * (vod_url set) or 'empty' (nothing was recorded). A lapsed lease may be claimed again.
+     */
+    replayState: text('replay_state', { enum: ['building', 'ready', 'empty'] }),
+    replayBuilder: text('replay_builder'),
+    replayLeaseUntil: timestamp('replay_lease_until', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('streams_room_name_key').on(t.roomName),
     uniqueIndex('streams_ingest_key_key').on(t.ingestKey),
+    uniqueIndex('streams_ingest_key_hash_key').on(t.ingestKeyHash),
     index('streams_owner_idx').on(t.ownerId, t.createdAt.desc()),
     index('streams_active_idx').on(t.endsAt).where(sql`${t.isActive}`),
+    // Ended streams whose replay is not made yet: every instance looks for them every few seconds.
+    index('streams_replay_todo_idx')
+      .on(t.endedAt)
+      .where(
+        sql`${t.endedAt} is not null and ${t.vodUrl} is null and ${t.replayState} is distinct from 'empty'`,
+      ),
+    check('streams_plan_check', sql`${t.plan} in ('free', 'pro')`),
+    check('streams_replay_state_check', sql`${t.replayState} in ('building', 'ready', 'empty')`),
+  ],
+);
+
+/**
+ * The recorded parts of a stream (ADR 0018): one per ffmpeg run of a publisher, on whichever
+ * instance ran it. Its segments and its own playlist (`part-<id>.m3u8`) are in storage under the
+ * stream's folder; the replay joins every part in the order they started.
+ */
+export const streamParts = pgTable(
+  'stream_parts',
+  {
+    streamId: uuid('stream_id')
+      .notNull()
+      .references(() => streams.id, { onDelete: 'cascade' }),
+    /** The prefix of the part's files in storage (a time and a random part). */
+    id: text('id').notNull(),
+    /** The instance recording it (for the logs, and the heartbeat of its open parts). */
+    instanceId: text('instance_id').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Renewed every few seconds while the part is recorded: a stale open part's instance is gone. */
+    seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Every segment and the part's closed playlist are in storage. */
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.streamId, t.id] }),
+    index('stream_parts_open_idx').on(t.instanceId).where(sql`${t.closedAt} is null`),
   ],
 );
 
@@ -141,6 +285,17 @@ export const products = pgTable(
     /** Units left to sell; a payment decrements it and it never goes below zero. */
     stock: integer('stock').notNull().default(1),
     isLiveLinked: boolean('is_live_linked').notNull().default(false),
+    /** How the buyer gets it: shipped (needs an address), digital or picked up (ADR 0016). */
+    fulfillment: text('fulfillment', { enum: ['ship', 'digital', 'pickup'] })
+      .notNull()
+      .default('ship'),
+    /** The seller's flat shipping price, added to the total of a shipped product. */
+    shippingCents: integer('shipping_cents').notNull().default(0),
+    /**
+     * When the product left the catalogue while its row stays (its seller deleted the account, and
+     * orders name it): explore, search and facets leave it out; stock is 0.
+     */
+    unlistedAt: timestamp('unlisted_at', { withTimezone: true }),
     /** Present when the product was shown in a stream, so a replay exists. */
     streamId: uuid('stream_id').references(() => streams.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
@@ -153,6 +308,8 @@ export const products = pgTable(
     check('products_price_check', sql`${t.priceCents} >= 0 and ${t.priceCents} <= 10000000`),
     check('products_stock_check', sql`${t.stock} >= 0`),
     check('products_condition_check', sql`${t.condition} in ('new', 'used', 'refurbished')`),
+    check('products_fulfillment_check', sql`${t.fulfillment} in ('ship', 'digital', 'pickup')`),
+    check('products_shipping_check', sql`${t.shippingCents} >= 0 and ${t.shippingCents} <= 100000`),
     index('products_newest_idx').on(t.createdAt.desc(), t.id),
     index('products_category_newest_idx').on(t.categoryId, t.createdAt.desc()),
     index('products_price_idx').on(t.priceCents, t.id),
@@ -357,6 +514,10 @@ export const payments = pgTable(
     showBuyer: boolean('show_buyer').notNull().default(true),
     /** Opened while the stream was live (else from its replay). */
     duringLive: boolean('during_live').notNull().default(false),
+    /** Shipping included in amountCents (checkout of a shipped product). */
+    shippingCents: integer('shipping_cents').notNull().default(0),
+    /** Where the buyer asked it shipped, as given at checkout (copied onto the order). */
+    shippingAddress: jsonb('shipping_address'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -403,16 +564,90 @@ export const orders = pgTable(
     /** The stream it was bought from, live or from the replay (duringLive). */
     streamId: uuid('stream_id').references(() => streams.id, { onDelete: 'set null' }),
     duringLive: boolean('during_live').notNull().default(false),
-    status: text('status', { enum: ['completed', 'refunded'] })
+    /** ADR 0016: paid → shipped → delivered, or cancelled (by the buyer) or refunded (by the seller). */
+    status: text('status', { enum: ['paid', 'shipped', 'delivered', 'cancelled', 'refunded'] })
       .notNull()
-      .default('completed'),
+      .default('paid'),
+    /** Shipping included in amountCents. */
+    shippingCents: integer('shipping_cents').notNull().default(0),
+    /** The address at checkout (a snapshot); null for digital and pickup products. */
+    shippingAddress: jsonb('shipping_address'),
+    carrier: text('carrier'),
+    trackingNumber: text('tracking_number'),
+    shippedAt: timestamp('shipped_at', { withTimezone: true }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
+    check(
+      'orders_status_check',
+      sql`${t.status} in ('paid', 'shipped', 'delivered', 'cancelled', 'refunded')`,
+    ),
+    index('orders_shipped_idx').on(t.shippedAt).where(sql`${t.status} = 'shipped'`),
     uniqueIndex('orders_payment_key').on(t.paymentId),
     index('orders_seller_idx').on(t.sellerId, t.createdAt.desc()),
     index('orders_buyer_idx').on(t.buyerId, t.createdAt.desc()),
     index('orders_stream_idx').on(t.streamId),
+  ],
+);
+
+/** Addresses a buyer shipped to, offered again at the next checkout (newest first). */
+export const addresses = pgTable(
+  'addresses',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    line1: text('line1').notNull(),
+    line2: text('line2'),
+    city: text('city').notNull(),
+    region: text('region'),
+    postalCode: text('postal_code').notNull(),
+    /** ISO 3166-1 alpha-2. */
+    country: text('country').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('addresses_user_idx').on(t.userId, t.lastUsedAt.desc())],
+);
+
+/**
+ * What the platform owes each seller (ADR 0016), append only: sale (+), fee (−), refund (−),
+ * fee_refund (+), payout (−). A seller's balance is the sum of their entries.
+ */
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: id(),
+    sellerId: uuid('seller_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    orderId: uuid('order_id').references(() => orders.id, { onDelete: 'set null' }),
+    kind: text('kind', {
+      enum: ['sale', 'fee', 'refund', 'fee_refund', 'payout', 'payout_reversal'],
+    }).notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    /** The provider's payout behind a `payout` or `payout_reversal` (Stripe's po_…); null for local payouts. */
+    payoutRef: text('payout_ref'),
+    /** When the amount may be paid out (sales: 7 days after the payment). */
+    availableAt: timestamp('available_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('ledger_entries_seller_idx').on(t.sellerId, t.createdAt),
+    uniqueIndex('ledger_entries_order_kind_key').on(t.orderId, t.kind).where(sql`${t.kind} <> 'payout'`),
+    // One payout entry and at most one reversal per provider payout, however often it is announced.
+    uniqueIndex('ledger_entries_payout_ref_kind_key')
+      .on(t.payoutRef, t.kind)
+      .where(sql`${t.payoutRef} is not null`),
+    check(
+      'ledger_entries_kind_check',
+      sql`${t.kind} in ('sale', 'fee', 'refund', 'fee_refund', 'payout', 'payout_reversal')`,
+    ),
   ],
 );
 
@@ -433,6 +668,12 @@ export const subscriptions = pgTable(
     status: text('status', { enum: ['incomplete', 'active', 'canceled', 'expired'] }).notNull(),
     currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    /** When the first invoice was paid: the 30-day money-back guarantee counts from here. */
+    firstPaidAt: timestamp('first_paid_at', { withTimezone: true }),
+    /** When the owner asked for the money-back refund (once per account), before the provider was asked. */
+    refundRequestedAt: timestamp('refund_requested_at', { withTimezone: true }),
+    /** When the provider refunded it and the plan returned to free. */
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
     /** Time of the newest provider event applied; older events arriving late are ignored. */
     lastEventAt: timestamp('last_event_at', { withTimezone: true }),
     createdAt: createdAt(),

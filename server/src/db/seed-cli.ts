@@ -55,6 +55,7 @@ async function main(): Promise<void> {
       ? `Database: embedded PGlite in ${config.dataDir}`
       : 'Database: PostgreSQL (DATABASE_URL)',
   );
+  for (const notice of database.notices) console.warn(notice);
   try {
     const log = { info: (msg: string) => console.log(msg) };
     const demo = await seedDemoIfEmpty(database.db, config.dataDir, log);

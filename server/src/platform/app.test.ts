@@ -107,6 +107,13 @@ describe('web app and headers', () => {
   it('reports readiness on /api/health', async () => {
     const response = await t.app.inject({ url: '/api/health' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ status: 'ok', database: 'ok', redis: 'not_configured' });
+    expect(response.json()).toEqual({
+      status: 'ok',
+      draining: false,
+      down: [],
+      database: 'ok',
+      redis: 'not_configured',
+      unhandledRejections: 0,
+    });
   });
 });

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { sqlState } from '../db/query-errors.ts';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/unavailable.ts';
 
 /** The one error type handlers throw; the error handler turns it into `{message, code, fields?}`. */
 export class AppError extends Error {
@@ -27,6 +28,15 @@ export const conflict = (code: ErrorCode, message: string, fields?: Record<strin
 export const tooManyRequests = (retryAfterSec: number) =>
   new AppError(429, 'RATE_LIMITED', 'Too many attempts. Please wait and try again.', undefined, {
     'retry-after': String(retryAfterSec),
+  });
+
+/** Seconds a client is asked to wait before trying again while the database is away. */
+const DATABASE_RETRY_AFTER_SEC = 2;
+
+/** 503 while the database cannot answer (restarting, down): a clear "try again", never a 500. */
+export const databaseUnavailable = () =>
+  new AppError(503, 'SERVICE_UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE, undefined, {
+    'retry-after': String(DATABASE_RETRY_AFTER_SEC),
   });
 
 /** Joins a validation issue path to the field name the client shows: ['body','handle'] -> 'handle'. */
@@ -94,6 +104,16 @@ export const errorsPlugin = fp(
       }
       const known = bodyOf(error);
       if (known) return reply.status(known.status).send(known.body);
+      if (isDatabaseUnavailable(error)) {
+        // Not this request's fault nor a bug: PostgreSQL is restarting or away (logged per request
+        // at warn; the pool reconnects by itself).
+        request.log.warn({ err: error }, 'the database is unavailable');
+        const unavailable = databaseUnavailable();
+        return reply
+          .status(unavailable.status)
+          .headers(unavailable.headers ?? {})
+          .send({ message: unavailable.message, code: unavailable.code } satisfies ErrorBody);
+      }
       if (INVALID_TEXT_STATES.has(sqlState(error) ?? '')) {
         // The client's fault, but a schema let it through: worth a look.
         request.log.warn({ err: error }, 'text the database cannot store reached a query');

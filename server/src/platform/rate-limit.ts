@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { type OutageLog, outageReporter, readiness, redisUsable, withinMs } from './redis-outage.ts';
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -9,7 +10,8 @@ export interface RateLimitResult {
 /**
  * Fixed-window counters, for attempts counted per window (sign-ins, sign-ups, form posts); rates
  * of continuous actions (chat messages) use token-bucket.ts. In memory for one instance; in Redis
- * when REDIS_URL is set, so limits hold across instances.
+ * when REDIS_URL is set, so limits hold across instances (and in memory again, per instance, while
+ * Redis is unreachable).
  */
 export interface RateLimiter {
   hit(key: string, limit: number, windowSec: number): Promise<RateLimitResult>;
@@ -49,26 +51,72 @@ export function memoryRateLimiter(now: () => number = Date.now): RateLimiter {
   };
 }
 
-export function redisRateLimiter(redis: Redis, prefix: string): RateLimiter {
+export interface RedisLimitOptions {
+  log?: OutageLog;
+  /** How long a request may wait for Redis before it is counted in memory instead (default 1 s). */
+  timeoutMs?: number;
+}
+
+/**
+ * While Redis is unreachable (or slower than `timeoutMs`) a key is counted in this instance's
+ * memory instead: limits stay on, per instance, and sign-in never answers 500 for a Redis outage.
+ * Counts made in memory are not carried over to Redis when it is back.
+ */
+export function redisRateLimiter(
+  redis: Redis,
+  prefix: string,
+  { log, timeoutMs = 1000 }: RedisLimitOptions = {},
+): RateLimiter {
+  const memory = memoryRateLimiter();
+  const outage = outageReporter('rate limits', 'count in memory on each instance', log);
+  const state = readiness(redis);
+  // Listening also keeps ioredis from printing every failed reconnect of a shared client.
+  redis.on('error', (error) => outage.failed(error));
+  async function onRedis<T>(command: () => Promise<T>, inMemory: () => Promise<T>): Promise<T> {
+    if (!redisUsable(redis, state.seenReady)) {
+      outage.failed(new Error(`Redis connection is ${redis.status}`));
+      return inMemory();
+    }
+    try {
+      const result = await withinMs(command(), timeoutMs);
+      outage.recovered();
+      return result;
+    } catch (error) {
+      outage.failed(error);
+      return inMemory();
+    }
+  }
   return {
-    async hit(key, limit, windowSec) {
-      const k = `${prefix}rl:${key}`;
-      const results = await redis.multi().incr(k).expire(k, windowSec, 'NX').ttl(k).exec();
-      const count = Number(results?.[0]?.[1] ?? 0);
-      const ttl = Number(results?.[2]?.[1] ?? windowSec);
-      const allowed = count <= limit;
-      return { allowed, retryAfterSec: allowed ? 0 : Math.max(1, ttl) };
-    },
-    async peek(key, limit) {
-      const k = `${prefix}rl:${key}`;
-      const results = await redis.multi().get(k).ttl(k).exec();
-      const count = Number(results?.[0]?.[1] ?? 0);
-      const ttl = Number(results?.[1]?.[1] ?? 0);
-      const allowed = count < limit || ttl <= 0;
-      return { allowed, retryAfterSec: allowed ? 0 : ttl };
-    },
+    hit: (key, limit, windowSec) =>
+      onRedis(
+        async () => {
+          const k = `${prefix}rl:${key}`;
+          const results = await redis.multi().incr(k).expire(k, windowSec, 'NX').ttl(k).exec();
+          const count = Number(results?.[0]?.[1] ?? 0);
+          const ttl = Number(results?.[2]?.[1] ?? windowSec);
+          const allowed = count <= limit;
+          return { allowed, retryAfterSec: allowed ? 0 : Math.max(1, ttl) };
+        },
+        () => memory.hit(key, limit, windowSec),
+      ),
+    peek: (key, limit) =>
+      onRedis(
+        async () => {
+          const k = `${prefix}rl:${key}`;
+          const results = await redis.multi().get(k).ttl(k).exec();
+          const count = Number(results?.[0]?.[1] ?? 0);
+          const ttl = Number(results?.[1]?.[1] ?? 0);
+          const allowed = count < limit || ttl <= 0;
+          return { allowed, retryAfterSec: allowed ? 0 : ttl };
+        },
+        () => memory.peek(key, limit),
+      ),
     async reset(key) {
-      await redis.del(`${prefix}rl:${key}`);
+      await memory.reset(key);
+      await onRedis(
+        () => redis.del(`${prefix}rl:${key}`),
+        async () => 0,
+      );
     },
   };
 }

@@ -37,7 +37,7 @@ export class RoomHub {
     private readonly now: () => number = Date.now,
   ) {
     this.heartbeat = setInterval(() => {
-      for (const name of this.rooms.keys()) void this.announce(name);
+      for (const name of this.rooms.keys()) this.announceLater(name);
     }, HEARTBEAT_MS);
     this.heartbeat.unref();
   }
@@ -134,6 +134,15 @@ export class RoomHub {
     await this.bus.publish(`presence:${roomName}`, JSON.stringify(message));
   }
 
+  /**
+   * An announcement nobody waits for. The bus does not reject while Redis is down (it delivers
+   * locally), but a rejection here must never go unhandled: it would end the process. A count
+   * that did not go out is sent again by the next heartbeat.
+   */
+  private announceLater(roomName: string) {
+    this.announce(roomName).catch(() => {});
+  }
+
   private onPresence(roomName: string, room: LocalRoom, payload: string) {
     let message: PresenceMessage;
     try {
@@ -142,7 +151,7 @@ export class RoomHub {
       return;
     }
     if (message.kind === 'query') {
-      if (room.sockets.size > 0) void this.announce(roomName);
+      if (room.sockets.size > 0) this.announceLater(roomName);
       return;
     }
     room.presence.set(message.instance, { count: message.count, at: this.now() });

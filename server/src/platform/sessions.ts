@@ -13,6 +13,8 @@ const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** last_seen_at is written at most this often per session, not on every request. */
 const LAST_SEEN_RESOLUTION_MS = 60_000;
+/** A User-Agent is kept to this length (enough to name the browser and the system). */
+const USER_AGENT_MAX = 300;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -33,6 +35,14 @@ export interface SessionStore {
   /** Starts a new session (a fresh id: sign-in rotates it) and sets the cookie. */
   start(reply: FastifyReply, userId: string, previousIdHash: string | null): Promise<void>;
   end(reply: FastifyReply, idHash: string | null): Promise<void>;
+  /**
+   * Ends every session of the account but `keepIdHash` (null: all of them), on every instance
+   * (their sockets close); answers how many ended. Password changes and resets, "sign out
+   * everywhere else" and account deletion use it.
+   */
+  endAllOf(userId: string, keepIdHash: string | null): Promise<number>;
+  /** Ends one session of the account (the settings page's "Sign out" on another device); answers whether it did. */
+  endOneOf(userId: string, idHash: string): Promise<boolean>;
 }
 
 export const sessionsPlugin = fp<{
@@ -66,7 +76,7 @@ export const sessionsPlugin = fp<{
       const found = await db.execute<UserRecord & { lastSeenAt: Date | string }>(sql`
         select ${USER_COLUMNS}, s.last_seen_at as "lastSeenAt"
         from sessions s join users u on u.id = s.user_id
-        where s.id_hash = ${idHash} and s.expires_at > ${new Date(now)}
+        where s.id_hash = ${idHash} and s.expires_at > ${new Date(now)} and u.deleted_at is null
           and s.last_seen_at > ${new Date(now - idleTimeoutMs)}
         limit 1`);
       const row = found.rows[0];
@@ -96,8 +106,10 @@ export const sessionsPlugin = fp<{
             delete from sessions
             where user_id = ${userId}
               and (expires_at < ${new Date()} or last_seen_at < ${new Date(Date.now() - idleTimeoutMs)})`);
+          const userAgent = reply.request.headers['user-agent']?.slice(0, USER_AGENT_MAX) ?? null;
           await tx.execute(sql`
-            insert into sessions (id_hash, user_id, expires_at) values (${hashId(id)}, ${userId}, ${expiresAt})`);
+            insert into sessions (id_hash, user_id, expires_at, user_agent)
+            values (${hashId(id)}, ${userId}, ${expiresAt}, ${userAgent})`);
         });
         reply.setCookie(cookieName, id, { ...cookieOptions, expires: expiresAt });
       },
@@ -107,6 +119,22 @@ export const sessionsPlugin = fp<{
           await onEnd?.(idHash);
         }
         reply.clearCookie(cookieName, cookieOptions);
+      },
+      async endAllOf(userId, keepIdHash) {
+        const ended = await db.execute<{ id_hash: string }>(sql`
+          delete from sessions where user_id = ${userId}
+            ${keepIdHash ? sql`and id_hash <> ${keepIdHash}` : sql``}
+          returning id_hash`);
+        for (const row of ended.rows) await onEnd?.(row.id_hash);
+        return ended.rows.length;
+      },
+      async endOneOf(userId, idHash) {
+        const ended = await db.execute(
+          sql`delete from sessions where user_id = ${userId} and id_hash = ${idHash} returning id_hash`,
+        );
+        if (ended.rows.length === 0) return false;
+        await onEnd?.(idHash);
+        return true;
       },
     };
     app.decorate('sessions', store);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChatClient, connectChat } from '../test/chat-client.ts';
+import { type ChatClient, connectChat, savedChatMessages } from '../test/chat-client.ts';
 import { ensureCategory } from '../test/payments.ts';
 import {
   buildTestApp,
@@ -206,10 +206,7 @@ describe('chat over the WebSocket', () => {
 
     client.send({ type: 'chat_message', message: 'hello there' });
     await client.next('chat_message', (m) => m.message === 'hello there');
-    const { rows } = await t.database.pool.query(
-      'select message from chat_messages m join streams s on s.id = m.stream_id where s.room_name = $1',
-      [room],
-    );
+    const rows = await savedChatMessages(t, room);
     expect(rows).toEqual([{ message: 'hello there' }]);
   });
 

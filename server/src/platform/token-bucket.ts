@@ -1,10 +1,12 @@
 import type { Redis } from 'ioredis';
+import { type OutageLog, outageReporter, readiness, redisUsable, withinMs } from './redis-outage.ts';
 
 /**
  * Token buckets: a burst of `burst` actions, refilled at `perSecond`. For rates of something people
  * do continuously (chat messages); counted attempts per window (sign-ins, sign-ups, form posts)
  * use the fixed windows of rate-limit.ts. In memory for one instance; in Redis when REDIS_URL is
- * set, so an actor is limited once across every instance rather than once per instance.
+ * set, so an actor is limited once across every instance rather than once per instance (and once
+ * per instance, in memory, while Redis is unreachable).
  */
 export interface TokenBuckets {
   /** Takes a token from the key's bucket: false when it is empty. */
@@ -58,16 +60,38 @@ redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', now)
 redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
 return allowed`;
 
-/** `prefix` namespaces the keys (e.g. 'streamshop:chat:'). */
+/**
+ * `prefix` namespaces the keys (e.g. 'streamshop:chat:'). While Redis is unreachable (or slower
+ * than `timeoutMs`, default 1 s) a key takes from a bucket in this instance's memory instead.
+ */
 export function redisTokenBuckets(
   redis: Redis,
   prefix: string,
   { burst, perSecond }: BucketSize,
+  { log, timeoutMs = 1000 }: { log?: OutageLog; timeoutMs?: number } = {},
 ): TokenBuckets {
+  const memory = memoryTokenBuckets({ burst, perSecond });
+  const outage = outageReporter('token buckets', 'take from memory on each instance', log);
+  const state = readiness(redis);
+  // Listening also keeps ioredis from printing every failed reconnect of a shared client.
+  redis.on('error', (error) => outage.failed(error));
   return {
     async take(key) {
-      const allowed = await redis.eval(TAKE_SCRIPT, 1, `${prefix}${key}`, burst, perSecond);
-      return allowed === 1;
+      if (!redisUsable(redis, state.seenReady)) {
+        outage.failed(new Error(`Redis connection is ${redis.status}`));
+        return memory.take(key);
+      }
+      try {
+        const allowed = await withinMs(
+          redis.eval(TAKE_SCRIPT, 1, `${prefix}${key}`, burst, perSecond),
+          timeoutMs,
+        );
+        outage.recovered();
+        return allowed === 1;
+      } catch (error) {
+        outage.failed(error);
+        return memory.take(key);
+      }
     },
   };
 }

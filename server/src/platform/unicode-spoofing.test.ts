@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChatClient, connectChat } from '../test/chat-client.ts';
+import { type ChatClient, connectChat, savedChatMessages } from '../test/chat-client.ts';
 import {
   buildTestApp,
   listenOnLoopback,
@@ -81,10 +81,7 @@ describe('blocked words in chat', () => {
     const guest = await newGuest();
     guest.send({ type: 'chat_message', message: 'no ѕcammers here' });
     await guest.next('chat_message', (m) => m.message === 'no ѕcammers here');
-    const { rows } = await t.database.pool.query(
-      'select message from chat_messages m join streams s on s.id = m.stream_id where s.room_name = $1',
-      [room],
-    );
+    const rows = await savedChatMessages(t, room);
     expect(rows).toEqual([{ message: 'no ѕcammers here' }]);
   });
 });

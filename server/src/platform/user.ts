@@ -12,13 +12,16 @@ export type UserRow = {
   businessName: string | null;
   profileImageUrl: string | null;
   plan: 'free' | 'pro';
+  /** The owner proved the email address is theirs. */
+  emailVerified: boolean;
   createdAt: Date;
 };
 
 /** The users columns under the names of UserRow (`u` is the users table); rows go through toUserRow. */
 export const USER_COLUMNS = sql.raw(`u.id, u.handle, u.email, u.password_hash as "passwordHash",
   u.first_name as "firstName", u.last_name as "lastName", u.business_name as "businessName",
-  u.profile_image_url as "profileImageUrl", u.plan, u.created_at as "createdAt"`);
+  u.profile_image_url as "profileImageUrl", u.plan, u.email_verified_at is not null as "emailVerified",
+  u.created_at as "createdAt"`);
 
 /** A row selected with USER_COLUMNS, as it comes from the driver. */
 export type UserRecord = Omit<UserRow, 'createdAt'> & { createdAt: Date | string };
@@ -35,6 +38,7 @@ export function toUser(row: UserRow): User {
     businessName: row.businessName,
     profileImageUrl: row.profileImageUrl,
     plan: row.plan,
+    emailVerified: row.emailVerified,
     createdAt: row.createdAt.toISOString(),
   };
 }

@@ -1,5 +1,7 @@
 import type { ServerMessage } from '@streamshop/contract/live.ts';
 import WebSocket from 'ws';
+import { eventually } from './eventually.ts';
+import type { TestApp } from './test-app.ts';
 
 /** A chat client that records what it receives and can wait for a message of a kind. */
 export async function connectChat(base: string, roomName: string, cookie?: string, origin?: string) {
@@ -42,3 +44,21 @@ export async function connectChat(base: string, roomName: string, cookie?: strin
 }
 
 export type ChatClient = Awaited<ReturnType<typeof connectChat>>;
+
+/**
+ * The texts a room's chat saved, once there is at least one: messages are saved just after they
+ * are broadcast (ADR 0019), so a test that saw one delivered waits here for its row.
+ */
+export function savedChatMessages(t: TestApp, roomName: string): Promise<Array<{ message: string }>> {
+  return eventually(
+    'the message saved',
+    async () =>
+      (
+        await t.database.pool.query<{ message: string }>(
+          'select message from chat_messages m join streams s on s.id = m.stream_id where s.room_name = $1',
+          [roomName],
+        )
+      ).rows,
+    (found) => found.length > 0,
+  );
+}

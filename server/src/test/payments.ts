@@ -11,12 +11,22 @@ export async function ensureCategory(t: TestApp): Promise<number> {
   return result.rows[0].id;
 }
 
-/** A product listed by the seller through the public API. */
+/**
+ * A product listed by the seller through the public API. Digital unless told otherwise, so a
+ * checkout needs no address; tests of shipping pass `fulfillment: 'ship'`.
+ */
 export async function listProduct(
   t: TestApp,
   sellerCookie: string,
-  overrides: { priceCents?: number; stock?: number; title?: string } = {},
-): Promise<{ id: string; priceCents: number; stock: number }> {
+  overrides: {
+    priceCents?: number;
+    stock?: number;
+    title?: string;
+    fulfillment?: 'ship' | 'digital' | 'pickup';
+    shippingCents?: number;
+    imageUrl?: string;
+  } = {},
+): Promise<{ id: string; priceCents: number; stock: number; shippingCents: number }> {
   const response = await t.app.inject({
     method: 'POST',
     url: '/api/products',
@@ -28,14 +38,36 @@ export async function listProduct(
       condition: 'used',
       categoryId: await ensureCategory(t),
       stock: overrides.stock ?? 1,
+      fulfillment: overrides.fulfillment ?? 'digital',
+      shippingCents: overrides.shippingCents ?? 0,
+      ...(overrides.imageUrl && { imageUrl: overrides.imageUrl }),
     },
   });
   if (response.statusCode !== 201) throw new Error(`listing failed: ${response.statusCode} ${response.body}`);
   return response.json();
 }
 
-export const openCheckout = (app: FastifyInstance, cookie: string | undefined, productId: string) =>
-  app.inject({ method: 'POST', url: `/api/checkout/${productId}`, headers: cookie ? { cookie } : {} });
+export const openCheckout = (
+  app: FastifyInstance,
+  cookie: string | undefined,
+  productId: string,
+  body?: Record<string, unknown>,
+) =>
+  app.inject({
+    method: 'POST',
+    url: `/api/checkout/${productId}`,
+    headers: cookie ? { cookie } : {},
+    ...(body ? { payload: body } : {}),
+  });
+
+/** A valid address to ship to. */
+export const TEST_ADDRESS = {
+  name: 'Ada Buyer',
+  line1: '1 Record Lane',
+  city: 'Bristol',
+  postalCode: 'BS1 4DJ',
+  country: 'GB',
+} as const;
 
 /** Submits the local provider's card form, as the buyer's browser does. */
 export const payWithCard = (

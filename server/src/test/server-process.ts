@@ -14,6 +14,8 @@ export interface ServerProcess {
   proc: ChildProcess;
   pid: number;
   dataDir: string;
+  /** What the server printed so far (stdout and stderr), with stdio 'pipe'; '' otherwise. */
+  output(): string;
   /** SIGTERM, SIGKILL after 15 s; removes the data directory if this launcher made it. */
   stop(): Promise<number | null>;
 }
@@ -26,8 +28,8 @@ export interface ServerProcessOptions {
   /** How long to wait for /api/health (default 90 s). */
   readyTimeoutMs?: number;
   signal?: AbortSignal;
-  /** The server's output (default: shown). */
-  stdio?: 'inherit' | 'ignore';
+  /** The server's output: shown (default), dropped, or kept for `output()` and start errors. */
+  stdio?: 'inherit' | 'ignore' | 'pipe';
 }
 
 /**
@@ -57,7 +59,16 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
     env,
     stdio: ['ignore', options.stdio ?? 'inherit', options.stdio ?? 'inherit'],
   });
+  let output = '';
+  proc.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  proc.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  // 'close' comes after the output streams end.
+  const closed = new Promise<void>((resolve) => proc.once('close', () => resolve()));
   const stop = async (): Promise<number | null> => {
     let code = proc.exitCode;
     if (proc.exitCode === null && proc.signalCode === null) {
@@ -74,7 +85,11 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
   try {
     for (;;) {
       options.signal?.throwIfAborted();
-      if (proc.exitCode !== null) throw new Error(`the server exited with code ${proc.exitCode} at start`);
+      if (proc.exitCode !== null || proc.signalCode !== null) {
+        await closed;
+        const how = proc.signalCode ?? `code ${proc.exitCode}`;
+        throw new Error(`the server exited with ${how} at start${output ? `:\n${output}` : ''}`);
+      }
       try {
         const response = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(5000) });
         if (response.ok) break;
@@ -88,5 +103,5 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
     await stop();
     throw error;
   }
-  return { url, proc, pid: proc.pid ?? 0, dataDir, stop };
+  return { url, proc, pid: proc.pid ?? 0, dataDir, output: () => output, stop };
 }

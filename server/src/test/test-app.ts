@@ -45,6 +45,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     demoLive: false,
     trustProxy: false,
     shutdownGraceMs: 1000,
+    shutdownReadinessDelayMs: 0,
     prerender: true,
     oidc: { google: undefined, replit: undefined },
     stripe: undefined,
@@ -56,6 +57,10 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     // No RTMP listener unless a test asks for one (on a free port).
     rtmpPort: 0,
     rtmpUrl: 'rtmp://localhost/live',
+    // Mail as .eml files in dataDir/outbox unless a test gives its SMTP server.
+    smtpUrl: undefined,
+    mailFrom: 'StreamShop <no-reply@localhost>',
+    platformFeePercent: 0,
     ...overrides,
   };
 }

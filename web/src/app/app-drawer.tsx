@@ -1,5 +1,5 @@
 import type { User } from '@streamshop/contract/auth.ts';
-import { ExternalLink, LayoutDashboard, LogOut, Radio, Sparkles } from 'lucide-react';
+import { ExternalLink, LayoutDashboard, LogOut, Radio, Settings, ShoppingBag, Sparkles } from 'lucide-react';
 import { type ReactNode, useRef } from 'react';
 import { NavLink } from 'react-router';
 import { Button } from '../components/ui/button.tsx';
@@ -86,6 +86,14 @@ export function AppDrawer({ user, onClose }: { user: User | null; onClose: () =>
             <DrawerLink to="/golive" onNavigate={onClose} testId="drawer-golive">
               <Radio className="size-4 text-live" aria-hidden="true" />
               Go Live
+            </DrawerLink>
+            <DrawerLink to="/orders" onNavigate={onClose} testId="drawer-orders">
+              <ShoppingBag className="size-4" aria-hidden="true" />
+              Your orders
+            </DrawerLink>
+            <DrawerLink to="/settings" onNavigate={onClose} testId="drawer-settings">
+              <Settings className="size-4" aria-hidden="true" />
+              Settings
             </DrawerLink>
           </>
         ) : (

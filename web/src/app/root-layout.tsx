@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
+import { VerifyEmailBanner } from '../features/auth/verify-email-banner.tsx';
 import { useAuth } from '../lib/session/use-auth.ts';
 import { useShowsAuthSpinner } from './assume-signed-out.tsx';
 import { Footer } from './footer.tsx';
@@ -30,6 +31,7 @@ export function RootLayout() {
           Skip to content
         </a>
         <NavBar />
+        <VerifyEmailBanner />
         <main id="main" className="flex flex-1 flex-col">
           <Outlet />
         </main>

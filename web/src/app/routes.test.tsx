@@ -19,6 +19,7 @@ const ana: User = {
   businessName: null,
   profileImageUrl: null,
   plan: 'free',
+  emailVerified: true,
   createdAt: '2025-01-01T00:00:00.000Z',
 };
 

@@ -40,6 +40,30 @@ export const routes: RouteObject[] = [
         }),
       },
       {
+        path: 'forgot-password',
+        lazy: async () => ({
+          Component: (await import('../features/auth/forgot-password-page.tsx')).ForgotPasswordPage,
+        }),
+      },
+      {
+        path: 'reset-password',
+        lazy: async () => ({
+          Component: (await import('../features/auth/reset-password-page.tsx')).ResetPasswordPage,
+        }),
+      },
+      {
+        path: 'verify-email',
+        lazy: async () => ({
+          Component: (await import('../features/auth/verify-email-page.tsx')).VerifyEmailPage,
+        }),
+      },
+      {
+        path: 'confirm-email',
+        lazy: async () => ({
+          Component: (await import('../features/settings/confirm-email-page.tsx')).ConfirmEmailPage,
+        }),
+      },
+      {
         path: 'link-account',
         lazy: async () => ({
           Component: (await import('../features/auth/link-account-page.tsx')).LinkAccountPage,
@@ -103,6 +127,18 @@ export const routes: RouteObject[] = [
             path: 'dashboard',
             lazy: async () => ({
               Component: (await import('./dashboard-route.tsx')).DashboardRoute,
+            }),
+          },
+          {
+            path: 'settings',
+            lazy: async () => ({
+              Component: (await import('../features/settings/settings-page.tsx')).SettingsPage,
+            }),
+          },
+          {
+            path: 'orders',
+            lazy: async () => ({
+              Component: (await import('../features/orders/orders-page.tsx')).OrdersPage,
             }),
           },
         ],

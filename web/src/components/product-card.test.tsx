@@ -1,7 +1,10 @@
 import type { Product } from '@streamshop/contract/catalog.ts';
+import type { PaymentConfig } from '@streamshop/contract/payments.ts';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
+import { paymentConfigQueryOptions } from '../lib/api/payments.ts';
 import { ProductCard } from './product-card.tsx';
 
 const product = {
@@ -12,14 +15,26 @@ const product = {
   condition: 'used',
   imageUrl: null,
   stock: 3,
+  fulfillment: 'ship',
+  shippingCents: 450,
   isLiveLinked: false,
   streamId: null,
-  seller: { id: 's1', handle: 'groovevault', businessName: null, profileImageUrl: null },
+  seller: { id: 's1', handle: 'groovevault', businessName: null, profileImageUrl: null, onboarded: false },
 } as Product;
 
-function renderCard(card: Product) {
+const LOCAL: PaymentConfig = { provider: 'local', sellersOnboard: false };
+const STRIPE: PaymentConfig = { provider: 'stripe', publishableKey: 'pk_test_x', sellersOnboard: true };
+
+function renderCard(card: Product, config: PaymentConfig = LOCAL) {
+  // Components sit below the app layer: a plain client, with the config already known.
+  const queryClient = new QueryClient();
+  queryClient.setQueryData(paymentConfigQueryOptions.queryKey, config);
   const router = createMemoryRouter([{ path: '/', element: <ProductCard product={card} /> }]);
-  render(<RouterProvider router={router} />);
+  render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
 }
 
 afterEach(cleanup);
@@ -38,5 +53,34 @@ describe('product card', () => {
     expect(buy.tagName).toBe('BUTTON');
     expect((buy as HTMLButtonElement).disabled).toBe(true);
     expect(screen.queryByRole('link', { name: /Buy Now/ })).toBeNull();
+  });
+
+  it('offers no checkout where sellers must onboard and this one has not, and says so', () => {
+    renderCard(product, STRIPE);
+    expect(screen.getByTestId('product-not-taking-orders').textContent).toBe('Not taking orders yet');
+    const buy = screen.getByTestId('buy-now');
+    expect(buy.tagName).toBe('BUTTON');
+    expect((buy as HTMLButtonElement).disabled).toBe(true);
+    cleanup();
+    renderCard({ ...product, seller: { ...product.seller, onboarded: true } }, STRIPE);
+    expect(screen.getByTestId('buy-now').getAttribute('href')).toBe(`/checkout/${product.id}`);
+    expect(screen.queryByTestId('product-not-taking-orders')).toBeNull();
+  });
+
+  it('shows what shipping adds to the price before the buyer pays', () => {
+    renderCard(product);
+    expect(screen.getByTestId('product-price').textContent).toBe('$25.00');
+    expect(screen.getByTestId('product-shipping').textContent).toBe('+ $4.50 shipping');
+  });
+
+  it('says Free shipping when it ships for nothing, and nothing for a digital or pickup product', () => {
+    renderCard({ ...product, shippingCents: 0 });
+    expect(screen.getByTestId('product-shipping').textContent).toBe('Free shipping');
+    cleanup();
+    renderCard({ ...product, fulfillment: 'digital', shippingCents: 0 });
+    expect(screen.queryByTestId('product-shipping')).toBeNull();
+    cleanup();
+    renderCard({ ...product, fulfillment: 'pickup', shippingCents: 0 });
+    expect(screen.queryByTestId('product-shipping')).toBeNull();
   });
 });

@@ -2,6 +2,9 @@ import type { Product } from '@streamshop/contract/catalog.ts';
 import { formatCents } from '@streamshop/contract/money.ts';
 import { ImageOff } from 'lucide-react';
 import { Link } from 'react-router';
+import { useSellerTakesOrders } from '../lib/api/payments.ts';
+import { NOT_TAKING_ORDERS } from '../lib/not-taking-orders.ts';
+import { ShippingNote } from './shipping-note.tsx';
 import { Badge } from './ui/badge.tsx';
 import { Button, buttonClasses } from './ui/button.tsx';
 import { Card } from './ui/card.tsx';
@@ -13,8 +16,9 @@ export const CARD_IMAGE_SIZE = 400;
 /** White on this red passes WCAG AA contrast for the small badge text (the theme's live red does not). */
 export const LIVE_BADGE_CLASS = 'bg-red-600';
 
-/** A product in the grid: image, badges, title, seller, description, price and Buy Now. */
+/** A product in the grid: image, badges, title, seller, description, price (and shipping) and Buy Now. */
 export function ProductCard({ product, showSeller = true }: { product: Product; showSeller?: boolean }) {
+  const takesOrders = useSellerTakesOrders(product.seller.onboarded);
   return (
     <Card className="flex flex-col overflow-hidden" data-testid="product-card">
       <div className="relative aspect-square bg-muted">
@@ -47,6 +51,10 @@ export function ProductCard({ product, showSeller = true }: { product: Product; 
             <Badge variant="destructive" data-testid="product-sold-out">
               Sold Out
             </Badge>
+          ) : !takesOrders ? (
+            <Badge variant="secondary" data-testid="product-not-taking-orders">
+              {NOT_TAKING_ORDERS}
+            </Badge>
           ) : null}
           {product.streamId ? (
             <Badge variant="secondary" className="bg-violet-800">
@@ -74,13 +82,23 @@ export function ProductCard({ product, showSeller = true }: { product: Product; 
           <p className="line-clamp-2 text-muted-foreground text-sm">{product.description}</p>
         ) : null}
         <div className="mt-auto flex items-center justify-between gap-2 pt-3">
-          <span className="font-bold text-lg" data-testid="product-price">
-            {formatCents(product.priceCents)}
-          </span>
+          <p className="flex min-w-0 flex-col">
+            <span className="font-bold text-lg" data-testid="product-price">
+              {formatCents(product.priceCents)}
+            </span>
+            <ShippingNote product={product} testId="product-shipping" />
+          </p>
           {product.stock === 0 ? (
             // Nothing left to buy: a disabled button, not a link to a checkout that would refuse.
             <Button size="sm" disabled data-testid="buy-now">
               Buy Now<span className="sr-only">: {product.title} (sold out)</span>
+            </Button>
+          ) : !takesOrders ? (
+            <Button size="sm" disabled data-testid="buy-now" title={NOT_TAKING_ORDERS}>
+              Buy Now
+              <span className="sr-only">
+                : {product.title} ({NOT_TAKING_ORDERS})
+              </span>
             </Button>
           ) : (
             <Link

@@ -1,5 +1,13 @@
-import { describe, expect, it } from 'vitest';
-import { backoffDelay, isPermanentClose, socketUrl } from './realtime.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  backoffDelay,
+  isPermanentClose,
+  RESTART_SPREAD_MS,
+  RealtimeSocket,
+  restartDelay,
+  socketUrl,
+} from './realtime.ts';
+import { ScriptedSocket } from './scripted-socket.ts';
 
 describe('backoffDelay', () => {
   const options = { baseMs: 500, maxMs: 10_000 };
@@ -46,5 +54,52 @@ describe('socketUrl', () => {
     expect(socketUrl('/ws?room=a', { protocol: 'http:', host: 'localhost:5173' })).toBe(
       'ws://localhost:5173/ws?room=a',
     );
+  });
+});
+
+describe('after a 1012 (the server drains)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    ScriptedSocket.made = [];
+    vi.stubGlobal('WebSocket', ScriptedSocket);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it('spreads the return over the whole window', () => {
+    expect(restartDelay(() => 0)).toBe(0);
+    expect(restartDelay(() => 0.5)).toBe(RESTART_SPREAD_MS / 2);
+    expect(restartDelay(() => 1 - Number.EPSILON)).toBe(RESTART_SPREAD_MS);
+  });
+
+  it('comes back after its random wait, not at once, and backs off if it is refused', () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.6);
+    const statuses: string[] = [];
+    const socket = new RealtimeSocket<string>({
+      path: '/ws?room=drained',
+      parse: (raw) => raw,
+      onStatus: (status) => statuses.push(status),
+    });
+    socket.connect();
+    ScriptedSocket.made[0]?.open();
+    ScriptedSocket.made[0]?.drop(1012);
+    expect(statuses.at(-1)).toBe('reconnecting');
+
+    vi.advanceTimersByTime(0.6 * RESTART_SPREAD_MS - 1);
+    expect(ScriptedSocket.made).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(ScriptedSocket.made).toHaveLength(2);
+
+    // The instance it reached refuses the upgrade too (503: the browser reports 1006).
+    ScriptedSocket.made[1]?.drop(1006);
+    const refusedWait = backoffDelay(1);
+    vi.advanceTimersByTime(refusedWait - 1);
+    expect(ScriptedSocket.made).toHaveLength(2);
+    vi.advanceTimersByTime(1);
+    expect(ScriptedSocket.made).toHaveLength(3);
+    socket.close();
   });
 });

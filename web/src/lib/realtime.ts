@@ -29,8 +29,20 @@ export function backoffDelay(
   return Math.round(capped * (0.5 + random() * 0.5));
 }
 
-/** The server restarts or hands the socket over: come back at once, no backoff. */
+/** The server restarts (it drains on SIGTERM): come back, to another instance, within RESTART_SPREAD_MS. */
 export const CLOSE_SERVICE_RESTART = CloseCode.serviceRestart;
+
+/**
+ * A draining server tells all its sockets 1012 at the same moment. Each client waits a random part
+ * of this window (full jitter) before it comes back, so they do not land on the other instances in
+ * one burst; a refused attempt after that backs off as any other (backoffDelay).
+ */
+export const RESTART_SPREAD_MS = 2000;
+
+/** The wait before the first reconnect after a 1012: anywhere in [0, RESTART_SPREAD_MS]. */
+export function restartDelay(random: () => number = Math.random): number {
+  return Math.round(random() * RESTART_SPREAD_MS);
+}
 /** Our own clean close. */
 export const CLOSE_NORMAL = 1000;
 
@@ -166,7 +178,8 @@ export class RealtimeSocket<Incoming, Outgoing = never> {
   }
 
   private scheduleReconnect(code: number): void {
-    const delay = code === CLOSE_SERVICE_RESTART ? 0 : backoffDelay(this.attempt, this.options.backoff);
+    const delay =
+      code === CLOSE_SERVICE_RESTART ? restartDelay() : backoffDelay(this.attempt, this.options.backoff);
     this.attempt += 1;
     this.setStatus('reconnecting', code);
     this.retryTimer = setTimeout(() => {

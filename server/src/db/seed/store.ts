@@ -42,15 +42,17 @@ export interface SellerToInsert {
   createdAt: Date;
 }
 
+/** The demo sellers, their example.com addresses taken as verified. */
 export async function insertSellers(tx: Tx, sellers: SellerToInsert[]): Promise<void> {
   const column = <K extends keyof SellerToInsert>(key: K) =>
     sql.param(sellers.map((s) => (s[key] instanceof Date ? (s[key] as Date).toISOString() : s[key])));
   await tx.execute(sql`
     insert into users (handle, email, password_hash, first_name, last_name, business_name, profile_image_url,
-      plan, created_at)
-    select * from unnest(${column('handle')}::text[], ${column('email')}::text[], ${column('passwordHash')}::text[],
+      plan, created_at, email_verified_at)
+    select *, c from unnest(${column('handle')}::text[], ${column('email')}::text[], ${column('passwordHash')}::text[],
       ${column('firstName')}::text[], ${column('lastName')}::text[], ${column('businessName')}::text[],
       ${column('profileImageUrl')}::text[], ${column('plan')}::text[], ${column('createdAt')}::timestamptz[])
+      as s(h, e, p, f, l, b, i, pl, c)
     on conflict do nothing`);
 }
 
@@ -148,9 +150,10 @@ export interface DemoStreamToInsert {
 export async function insertDemoStream(tx: Tx, s: DemoStreamToInsert): Promise<void> {
   const endedAt = new Date(s.startedAt.getTime() + s.seconds * 1000);
   const inserted = await tx.execute<{ id: string }>(sql`
-    insert into streams (owner_id, room_name, title, description, duration_sec, view_count, is_active,
+    insert into streams (owner_id, room_name, title, description, duration_sec, plan, view_count, is_active,
       created_at, started_at, ends_at, ended_at, vod_url, thumbnail_url)
-    values (${s.sellerId}, ${s.roomName}, ${s.title}, ${s.description}, ${s.seconds}, ${s.viewCount}, false,
+    values (${s.sellerId}, ${s.roomName}, ${s.title}, ${s.description}, ${s.seconds},
+      (select plan from users where id = ${s.sellerId}), ${s.viewCount}, false,
       ${s.startedAt.toISOString()}, ${s.startedAt.toISOString()}, ${endedAt.toISOString()}, ${endedAt.toISOString()},
       ${s.vodUrl}, ${s.thumbnailUrl})
     on conflict (room_name) do nothing

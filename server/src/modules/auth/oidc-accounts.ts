@@ -116,6 +116,13 @@ export async function resolveOidcUser(
     if (!identity.emailVerified) {
       throw new OidcFlowError('email_in_use', `an account already uses the ${provider} email, unverified`);
     }
+    // Whoever registered the address first may not own it: only a confirmed address is linked to.
+    if (!existing.emailVerified) {
+      throw new OidcFlowError(
+        'email_unconfirmed',
+        `the account with the ${provider} email has not confirmed it`,
+      );
+    }
     const identities = await identitiesOfUser(db, existing.id);
     if (identities.some((other) => other.provider === provider)) {
       throw new OidcFlowError('email_linked', `the account with this email has another ${provider} identity`);
@@ -141,6 +148,7 @@ export async function resolveOidcUser(
           lastName,
           businessName: null,
           profileImageUrl: pictureUrl(identity.picture),
+          emailVerified: identity.emailVerified === true,
         },
         provider,
         subject,

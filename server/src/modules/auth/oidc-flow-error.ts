@@ -10,6 +10,7 @@ export type OidcErrorCode =
   | 'token_exchange_failed'
   | 'email_required'
   | 'email_in_use'
+  | 'email_unconfirmed'
   | 'email_linked'
   | 'signin_failed';
 

@@ -4,7 +4,14 @@ import {
   linkAccountBodySchema,
   pendingAccountLinkSchema,
 } from '@streamshop/contract/account-link.ts';
-import { OIDC_PROVIDERS, type OidcProvider, userSchema } from '@streamshop/contract/auth.ts';
+import {
+  EXTERNAL_PROVIDERS_URL,
+  type ExternalProviders,
+  externalProvidersSchema,
+  OIDC_PROVIDERS,
+  type OidcProvider,
+  userSchema,
+} from '@streamshop/contract/auth.ts';
 import { errorBodySchema } from '@streamshop/contract/errors.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -43,6 +50,7 @@ export const LINK_COOKIE = 'oidc_link';
  * and goes to /dashboard, or to /signin?error=<code> when anything fails. An identity whose
  * verified email belongs to an account it is not linked to goes to the link page instead
  * (LINK_ACCOUNT_PATH), which completes the link with that account's password: /api/auth/link.
+ * The pages show a button only for the providers EXTERNAL_PROVIDERS_URL lists (those configured).
  */
 export const oidcRoutes: FastifyPluginAsyncZod<{ db: Db; config: Config; limiter: RateLimiter }> = async (
   app,
@@ -60,6 +68,21 @@ export const oidcRoutes: FastifyPluginAsyncZod<{ db: Db; config: Config; limiter
     sameSite: 'lax',
     secure,
   };
+
+  const configured: ExternalProviders = {
+    providers: OIDC_PROVIDERS.filter((provider) => clients.isConfigured(provider)).map((id) => ({
+      id,
+      label: PROVIDER_LABELS[id],
+    })),
+  };
+  app.get(
+    EXTERNAL_PROVIDERS_URL,
+    { schema: { response: { 200: externalProvidersSchema } } },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-cache');
+      return configured;
+    },
+  );
 
   for (const provider of OIDC_PROVIDERS) {
     const cookieName = `oidc_${provider}`;
@@ -233,29 +256,11 @@ function logFailure(request: FastifyRequest, provider: OidcProvider, error: unkn
   return 'signin_failed';
 }
 
+/**
+ * A stale bookmark, or a page from before the provider was removed: the sign-in page says the
+ * provider is not offered here, as it explains every other failed external sign-in.
+ */
 function notConfigured(request: FastifyRequest, reply: FastifyReply, provider: OidcProvider) {
-  const message = `Sign-in with ${PROVIDER_LABELS[provider]} is not configured on this server.`;
-  if (request.headers.accept?.includes('text/html')) {
-    // A browser navigated here from the sign-in page: a plain page, no scripts, no style sheet.
-    return reply.status(501).type('text/html; charset=utf-8').send(notConfiguredPage(message));
-  }
-  throw new AppError(501, 'NOT_CONFIGURED', message);
-}
-
-function notConfiguredPage(message: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Sign-in unavailable</title>
-</head>
-<body style="margin:0;min-height:100vh;background:#0b0b10;color:#e8e8ee;font-family:system-ui,sans-serif">
-<main style="max-width:32rem;margin:0 auto;padding:4rem 1.5rem">
-<h1 style="font-size:1.25rem;font-weight:600">${message}</h1>
-<p><a href="/signin" style="color:#a78bfa">Back to sign in</a></p>
-</main>
-</body>
-</html>
-`;
+  request.log.info({ provider }, 'external sign-in with a provider that is not configured');
+  return reply.redirect(`/signin?error=${provider}_not_configured`, 302);
 }

@@ -1,4 +1,12 @@
 import {
+  passwordResetBodySchema,
+  passwordResetRequestBodySchema,
+  passwordResetRequestResponseSchema,
+  resendVerificationResponseSchema,
+  verifyEmailBodySchema,
+  verifyEmailResponseSchema,
+} from '@streamshop/contract/account-recovery.ts';
+import {
   logoutResponseSchema,
   signinBodySchema,
   signupBodySchema,
@@ -8,20 +16,30 @@ import { errorBodySchema } from '@streamshop/contract/errors.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { unauthorized } from '../../platform/errors.ts';
+import type { Mailer } from '../../platform/mail/mailer.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
-import { SIGNED_IN } from '../../platform/sessions.ts';
+import { SIGNED_IN, signedInUser } from '../../platform/sessions.ts';
 import { toUser } from '../../platform/user.ts';
+import { AccountTokens } from './account-tokens.ts';
+import { requestPasswordReset, resetPassword } from './password-reset.ts';
 import { signIn, signUp } from './service.ts';
+import { type AccountMail, resendVerification, verifyEmail } from './verification.ts';
 
 /** A top-level navigation started on this site: Sec-Fetch-Dest document and Sec-Fetch-Site same-origin. */
 function isOwnNavigation(headers: Record<string, string | string[] | undefined>): boolean {
   return headers['sec-fetch-dest'] === 'document' && headers['sec-fetch-site'] === 'same-origin';
 }
 
-export const authRoutes: FastifyPluginAsyncZod<{ db: Db; limiter: RateLimiter }> = async (
-  app,
-  { db, limiter },
-) => {
+export const authRoutes: FastifyPluginAsyncZod<{
+  db: Db;
+  limiter: RateLimiter;
+  mailer: Mailer;
+  /** Keys the HMAC of mailed tokens (SESSION_SECRET). */
+  secret: string;
+  publicUrl: string;
+}> = async (app, { db, limiter, mailer, secret, publicUrl }) => {
+  const mail: AccountMail = { mailer, tokens: new AccountTokens(secret), publicUrl };
+
   app.post(
     '/api/auth/signup',
     {
@@ -31,7 +49,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ db: Db; limiter: RateLimiter }>
       },
     },
     async (request, reply) => {
-      const user = await signUp(db, limiter, request.body, request.ip);
+      const user = await signUp(db, limiter, mail, request.body, request.ip);
       await app.sessions.start(reply, user.id, request.sessionIdHash);
       return reply.status(201).send(toUser(user));
     },
@@ -68,6 +86,76 @@ export const authRoutes: FastifyPluginAsyncZod<{ db: Db; limiter: RateLimiter }>
     if (isOwnNavigation(request.headers)) await app.sessions.end(reply, request.sessionIdHash);
     return reply.redirect('/', 302);
   });
+
+  app.post(
+    '/api/auth/verify-email',
+    {
+      schema: {
+        body: verifyEmailBodySchema,
+        response: { 200: verifyEmailResponseSchema, 400: errorBodySchema },
+      },
+    },
+    async (request) => verifyEmail(db, mail, request.body.token),
+  );
+
+  app.post(
+    '/api/auth/verify-email/resend',
+    {
+      config: SIGNED_IN,
+      schema: {
+        response: {
+          202: resendVerificationResponseSchema,
+          401: errorBodySchema,
+          409: errorBodySchema,
+          429: errorBodySchema,
+        },
+      },
+    },
+    async (request, reply) =>
+      reply.status(202).send(await resendVerification(db, mail, limiter, signedInUser(request).id)),
+  );
+
+  app.post(
+    '/api/auth/password-reset/request',
+    {
+      schema: {
+        body: passwordResetRequestBodySchema,
+        response: { 202: passwordResetRequestResponseSchema, 400: errorBodySchema, 429: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const { message, mailing } = await requestPasswordReset(
+        db,
+        mail,
+        limiter,
+        request.body.email,
+        request.ip,
+      );
+      await reply.status(202).send({ message });
+      // After the answer has gone: how long the lookup and the queueing take must not tell whether
+      // the address is registered.
+      await mailing().catch((error: unknown) =>
+        request.log.error({ err: error }, 'queueing a password reset mail failed'),
+      );
+    },
+  );
+
+  app.post(
+    '/api/auth/password-reset',
+    {
+      schema: {
+        body: passwordResetBodySchema,
+        response: { 200: userSchema, 400: errorBodySchema, 429: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await resetPassword(db, mail, limiter, request.body, request.ip);
+      // Every session of the account ends (here and on every instance); this browser gets a new one.
+      await app.sessions.endAllOf(user.id, null);
+      await app.sessions.start(reply, user.id, request.sessionIdHash);
+      return toUser(user);
+    },
+  );
 
   app.get(
     '/api/auth/user',

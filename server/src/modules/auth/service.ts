@@ -10,11 +10,28 @@ import { AppError, conflict, tooManyRequests } from '../../platform/errors.ts';
 import { hashPassword, verifyPassword } from '../../platform/password.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
 import { findUserByHandle, insertUser, type UserRow, uniqueViolation } from './repo.ts';
+import { type AccountMail, queueVerification } from './verification.ts';
 
 export type SignupInput = z.output<typeof signupBodySchema>;
 export type SigninInput = z.output<typeof signinBodySchema>;
+export { passwordChangedMail } from './account-mail.ts';
+export { AccountTokens } from './account-tokens.ts';
+/** For the account module (settings): the account's own row, its mail and its links. */
+export {
+  anonymiseUser,
+  emailInUse,
+  findUserById,
+  identitiesOfUser,
+  type ProfileChanges,
+  setPasswordHash,
+  setVerifiedEmail,
+  type UserRow,
+  uniqueViolation,
+  updateProfile,
+} from './repo.ts';
+export { retireTokens } from './tokens-repo.ts';
+export type { AccountMail } from './verification.ts';
 export type { SigninBody, SignupBody };
-
 /** For other modules: an account by its handle (a storefront's owner). */
 export { findUserByHandle };
 
@@ -28,19 +45,30 @@ export { findUserByHandle };
 export const SIGNIN_LIMITS = { perHandle: 10, perIp: 50, windowSec: 600 };
 export const SIGNUP_LIMITS = { perIp: 20, windowSec: 3600 };
 
-export async function signUp(db: Db, limiter: RateLimiter, input: SignupInput, ip: string): Promise<UserRow> {
+/** Creates the account and queues the link that verifies its address, in one transaction. */
+export async function signUp(
+  db: Db,
+  limiter: RateLimiter,
+  mail: AccountMail,
+  input: SignupInput,
+  ip: string,
+): Promise<UserRow> {
   const byIp = await limiter.hit(`signup:ip:${ip}`, SIGNUP_LIMITS.perIp, SIGNUP_LIMITS.windowSec);
   if (!byIp.allowed) throw tooManyRequests(byIp.retryAfterSec);
   const passwordHash = await hashPassword(input.password);
   try {
-    return await insertUser(db, {
-      handle: input.handle,
-      email: input.email,
-      passwordHash,
-      firstName: input.firstName,
-      lastName: input.lastName,
-      businessName: input.businessName ?? null,
-      profileImageUrl: null,
+    return await db.transaction(async (tx) => {
+      const user = await insertUser(tx, {
+        handle: input.handle,
+        email: input.email,
+        passwordHash,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        businessName: input.businessName ?? null,
+        profileImageUrl: null,
+      });
+      await queueVerification(tx, mail, user);
+      return user;
     });
   } catch (error) {
     const constraint = uniqueViolation(error);

@@ -201,6 +201,9 @@ describe('products', () => {
     [{ priceCents: -1 }, 'priceCents'],
     [{ priceCents: 10_000_001 }, 'priceCents'],
     [{ priceCents: '100' }, 'priceCents'],
+    [{ priceCents: 0 }, 'priceCents'],
+    [{ priceCents: undefined }, 'priceCents'],
+    [{ stock: -3 }, 'stock'],
     [{ condition: 'mint' }, 'condition'],
     [{ categoryId: 999_999 }, 'categoryId'],
     [{ imageUrl: 'javascript:alert(1)' }, 'imageUrl'],
@@ -214,6 +217,28 @@ describe('products', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(Object.keys(response.json().fields)).toContain(field);
+  });
+
+  it('refuses an update to a $0 or missing price, or a negative stock, naming the field', async () => {
+    const product = await addProduct(seller.cookie, { ...valid(), stock: 4 });
+    for (const [override, field] of [
+      [{ priceCents: 0 }, 'priceCents'],
+      [{ priceCents: undefined }, 'priceCents'],
+      [{ stock: -3 }, 'stock'],
+    ] as const) {
+      const response = await t.app.inject({
+        method: 'PUT',
+        url: `/api/products/${product.id}`,
+        headers: json(seller.cookie),
+        payload: { ...valid(), ...override },
+      });
+      expect(response.statusCode, field).toBe(400);
+      expect(Object.keys(response.json().fields)).toEqual([field]);
+    }
+    expect((await t.app.inject({ url: `/api/products/${product.id}` })).json()).toMatchObject({
+      priceCents: 2599,
+      stock: 4,
+    });
   });
 
   it('lets only the owner update; others get 404 and the product is unchanged', async () => {

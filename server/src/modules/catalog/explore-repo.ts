@@ -25,7 +25,8 @@ export function whereClause(
   mode: SearchMode,
   omit: 'category' | 'condition' | null = null,
 ) {
-  const parts: SQL[] = [];
+  // Products of deleted accounts keep their rows for the orders that name them, out of the catalogue.
+  const parts: SQL[] = [sql`p.unlisted_at is null`];
   if (filter.search) {
     parts.push(
       mode === 'fulltext'
@@ -38,7 +39,7 @@ export function whereClause(
   if (filter.condition && omit !== 'condition') parts.push(sql`p.condition = ${filter.condition}`);
   if (filter.minPriceCents !== undefined) parts.push(sql`p.price_cents >= ${filter.minPriceCents}`);
   if (filter.maxPriceCents !== undefined) parts.push(sql`p.price_cents <= ${filter.maxPriceCents}`);
-  return parts.length ? sql`where ${sql.join(parts, sql` and `)}` : sql``;
+  return sql`where ${sql.join(parts, sql` and `)}`;
 }
 
 function orderClause(sort: Sort, filter: ProductFilter, mode: SearchMode) {

@@ -86,6 +86,17 @@ async function reencode(input: Buffer): Promise<Buffer> {
 /** An uploaded image's name: a random UUID, so its bytes never change (cached for a year). */
 const UPLOAD_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.webp$/;
 
+/**
+ * Removes uploaded images by their URLs (`/media/uploads/<name>`); other URLs (the demo's, a
+ * product's link elsewhere) are left alone. Safe to repeat.
+ */
+export async function removeUploads(storage: Storage, urls: Array<string | null | undefined>): Promise<void> {
+  for (const url of urls) {
+    const name = url?.startsWith('/media/uploads/') ? url.slice('/media/uploads/'.length) : undefined;
+    if (name && UPLOAD_NAME.test(name)) await storage.delete(`uploads/${name}`);
+  }
+}
+
 export const imageUploadRoutes: FastifyPluginAsyncZod<{ storage: Storage; limiter: RateLimiter }> = async (
   app,
   { storage, limiter },

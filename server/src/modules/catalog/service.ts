@@ -6,7 +6,7 @@ import type {
   productBodySchema,
 } from '@streamshop/contract/catalog.ts';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import { listLiveStreamsCached } from '../streams/service.ts';
 import {
@@ -25,8 +25,11 @@ import {
   findProduct,
   findProductsOfSeller,
   insertProduct,
+  retireProductsOfSeller,
   updateOwnProduct,
 } from './products-repo.ts';
+
+export { removeUploads } from './image-upload.ts';
 
 export type ExploreQuery = z.output<typeof exploreQuerySchema>;
 export type ProductInput = z.output<typeof productBodySchema>;
@@ -137,9 +140,15 @@ async function assertCategory(db: Db, categoryId: number) {
   }
 }
 
+/** Only a shipped product has shipping to charge. */
+const withShipping = (input: ProductInput) => ({
+  ...input,
+  shippingCents: input.fulfillment === 'ship' ? input.shippingCents : 0,
+});
+
 export async function createProduct(db: Db, sellerId: string, input: ProductInput): Promise<Product> {
   await assertCategory(db, input.categoryId);
-  const product = toProduct(await insertProduct(db, sellerId, input));
+  const product = toProduct(await insertProduct(db, sellerId, withShipping(input)));
   forgetFacets(db);
   return product;
 }
@@ -158,7 +167,7 @@ export async function updateProduct(
   input: ProductInput,
 ): Promise<Product> {
   await assertCategory(db, input.categoryId);
-  const row = await updateOwnProduct(db, sellerId, id, input);
+  const row = await updateOwnProduct(db, sellerId, id, withShipping(input));
   if (!row) throw notFound('Product not found');
   forgetFacets(db);
   return toProduct(row);
@@ -177,4 +186,15 @@ export async function getProduct(db: Db, id: string): Promise<Product> {
 
 export async function listSellerProducts(db: Db, sellerId: string, limit?: number): Promise<Product[]> {
   return (await findProductsOfSeller(db, sellerId, limit)).map(toProduct);
+}
+
+/** The seller's account is being deleted: their products leave the catalogue (see the repo). */
+export async function retireSellerProducts(
+  db: Db,
+  tx: Db | Tx,
+  sellerId: string,
+): Promise<{ deleted: number; unlisted: number; deletedImageUrls: string[] }> {
+  const retired = await retireProductsOfSeller(tx, sellerId);
+  forgetFacets(db);
+  return retired;
 }

@@ -5,6 +5,7 @@ import { redisBus } from '../../platform/bus.ts';
 import { memoryTokenBuckets } from '../../platform/token-bucket.ts';
 import { connectChat } from '../../test/chat-client.ts';
 import { movableClock } from '../../test/clock.ts';
+import { eventually } from '../../test/eventually.ts';
 import { buildTestApp, listenOnLoopback, signUp, type TestApp } from '../../test/test-app.ts';
 
 /** Chat's message buckets run on this clock, so a test moves it instead of waiting for a refill. */
@@ -111,11 +112,12 @@ describe('chat on /ws?room=', () => {
     for (let i = 0; i < 3; i++) errors.push(await sender.next('error'));
     expect(errors.every((e) => e.code === 'RATE_LIMITED')).toBe(true);
     for (let i = 0; i < 3; i++) await sender.next('chat_message', (m) => m.message === `burst ${i}`);
-    const { rows } = await t.database.pool.query(
-      `select count(*)::int as n from chat_messages where username = $1`,
-      [spammer.handle],
-    );
-    expect(rows[0].n).toBe(3);
+    // Saved after the broadcast (ADR 0019): the three, and only them.
+    const stored = () =>
+      t.database.pool
+        .query(`select count(*)::int as n from chat_messages where username = $1`, [spammer.handle])
+        .then(({ rows }) => rows[0].n as number);
+    expect(await eventually('the three saved', stored, (n) => n >= 3)).toBe(3);
     sender.socket.close();
   });
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryTokenBuckets } from '../../platform/token-bucket.ts';
 import { type ChatClient, connectChat } from '../../test/chat-client.ts';
 import { movableClock } from '../../test/clock.ts';
+import { eventually } from '../../test/eventually.ts';
 import { buildTestApp, listenOnLoopback, signUp, type TestApp, unlimited } from '../../test/test-app.ts';
 
 /** Chat's message buckets run on this clock, so a test moves it instead of waiting for a refill. */
@@ -84,6 +85,14 @@ async function storedCount(where: string, ...params: unknown[]): Promise<number>
   return rows[0].n;
 }
 
+/** A broadcast message is saved just after (ADR 0019): waits until the count is reached. */
+const savedCount = (expected: number, where: string, ...params: unknown[]) =>
+  eventually(
+    where,
+    () => storedCount(where, ...params),
+    (n) => n >= expected,
+  );
+
 async function putSettings(owner: Account, settings: { slowModeSec: number; blockedWords: string[] }) {
   const response = await t.app.inject({
     method: 'PUT',
@@ -136,7 +145,7 @@ describe('spoofed messages from a viewer', () => {
     await watcher.next('chat_message', (m) => m.id === sentinel.id);
     expect(watcher.received.filter((m) => m.type !== 'viewer_count')).toEqual([]);
     expect(host.received.filter((m) => m.type === 'error')).toEqual([]);
-    expect(await storedCount('chat_messages where id = $1', hostLine.id)).toBe(1);
+    expect(await savedCount(1, 'chat_messages where id = $1', hostLine.id)).toBe(1);
     expect(await storedCount('chat_messages where kind = $1', 'purchase')).toBe(0);
     expect(await storedCount('chat_mutes where owner_id = $1', owner.user.id)).toBe(0);
   });
@@ -170,7 +179,7 @@ describe('deleting messages', () => {
     expect((await refusal(mod, { type: 'delete_message', id: hostLine.id })).code).toBe('FORBIDDEN');
     const otherLine = await say(otherMod, 'Keep it friendly');
     expect((await refusal(mod, { type: 'delete_message', id: otherLine.id })).code).toBe('FORBIDDEN');
-    expect(await storedCount('chat_messages where id in ($1, $2)', hostLine.id, otherLine.id)).toBe(2);
+    expect(await savedCount(2, 'chat_messages where id in ($1, $2)', hostLine.id, otherLine.id)).toBe(2);
 
     // The host may delete anyone's.
     host.send({ type: 'delete_message', id: otherLine.id });
@@ -331,7 +340,8 @@ describe('slow mode', () => {
     // Per user: another viewer is not held back by the first one's message.
     await say(await join(room, neighbour), 'my first too');
 
-    // The window passes: move the first message back rather than wait.
+    // The window passes: move the first message back rather than wait (once it is saved).
+    await savedCount(1, 'chat_messages where user_id = $1', viewer.user.id);
     await t.database.pool.query(
       `update chat_messages set created_at = now() - interval '31 seconds' where user_id = $1 and stream_id = (select id from streams where room_name = $2)`,
       [viewer.user.id, room],

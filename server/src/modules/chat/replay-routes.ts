@@ -4,10 +4,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { notFound } from '../../platform/errors.ts';
 import { findStreamByRoom } from '../streams/service.ts';
-import { replayMessages } from './service.ts';
+import { type ChatWriter, chatReplay } from './service.ts';
 
 /** The chat of a stream, timed to its replay, for anyone who may watch the replay. */
-export const chatReplayRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+export const chatReplayRoutes: FastifyPluginAsyncZod<{ db: Db; writer: ChatWriter }> = async (
+  app,
+  { db, writer },
+) => {
   app.get(
     '/api/streams/:name/chat-replay',
     {
@@ -19,7 +22,7 @@ export const chatReplayRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, {
     async (request) => {
       const stream = await findStreamByRoom(db, request.params.name);
       if (!stream) throw notFound('Stream not found');
-      return { messages: await replayMessages(db, stream.id) };
+      return { messages: await chatReplay(db, writer, stream) };
     },
   );
 };

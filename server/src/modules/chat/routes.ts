@@ -11,6 +11,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Db } from '../../db/client.ts';
 import { iso } from '../../db/time.ts';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../../db/unavailable.ts';
 import { sameOrigin } from '../../platform/origin-check.ts';
 import type { RoomHub } from '../../platform/room-hub.ts';
 import type { SessionSockets } from '../../platform/session-sockets.ts';
@@ -20,16 +21,18 @@ import { findStreamByRoom, type StreamRecord } from '../streams/service.ts';
 import { mutedMessage } from './muted-message.ts';
 import {
   banUser,
+  type ChatWriter,
   countView,
   deleteMessage,
   findModerationTarget,
-  insertMessage,
-  latestMessages,
-  messageAuthor,
+  roomHistory,
   senderStanding,
   timeOutUser,
   unbanUser,
 } from './service.ts';
+
+/** A delete of a message whose row is being written waits this long for it, then asks to try again. */
+const DELETE_WAIT_MS = 10_000;
 
 const send = (socket: WebSocket, message: ServerMessage) => {
   if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
@@ -45,7 +48,9 @@ export const chatRoutes: FastifyPluginAsync<{
   secret: string;
   sessionSockets: SessionSockets;
   limiter: TokenBuckets;
-}> = async (app, { db, hub, publicUrl, secret, sessionSockets, limiter }) => {
+  /** Accepted messages go through it to the database, after their broadcast. */
+  writer: ChatWriter;
+}> = async (app, { db, hub, publicUrl, secret, sessionSockets, limiter, writer }) => {
   const viewerKey = (request: FastifyRequest) =>
     request.user
       ? `user:${request.user.id}`
@@ -93,8 +98,12 @@ export const chatRoutes: FastifyPluginAsync<{
         if (viewer && standing.mutedUntil !== undefined) {
           return refuse(socket, 'MUTED', mutedMessage(standing.mutedUntil));
         }
-        if (viewer && standing.slowModeWaitSec > 0) {
-          const wait = standing.slowModeWaitSec;
+        // Slow mode counts the saved messages (in the standing) and those this instance holds.
+        const wait = Math.max(
+          standing.slowModeWaitSec,
+          writer.slowModeWaitSec(stream.id, user.id, standing.slowModeSec, standing.now),
+        );
+        if (viewer && wait > 0) {
           return refuse(
             socket,
             'SLOW_MODE',
@@ -105,15 +114,25 @@ export const chatRoutes: FastifyPluginAsync<{
         if (findBlockedWord(text, standing.blockedWords)) {
           return refuse(socket, 'BLOCKED_WORD', 'Your message contains a word the host does not allow');
         }
-        const saved = await insertMessage(db, stream.id, user.id, user.handle, text);
-        return hub.publish(stream.room_name, saved);
+        if (!writer.accepting) {
+          return refuse(socket, 'RESTARTING', 'The server is restarting: send it again in a moment');
+        }
+        // Accepted: in the journal, then broadcast; its row is written after, in a batch.
+        const accepted = await writer.accept({
+          streamId: stream.id,
+          userId: user.id,
+          username: user.handle,
+          message: text,
+          createdAt: standing.now.toISOString(),
+        });
+        return hub.publish(stream.room_name, accepted);
       }
       case 'delete_message': {
         const role = await roleInRooms(db, stream.owner_id, user.id);
         if (role === 'viewer') {
           return refuse(socket, 'FORBIDDEN', 'Only the host and moderators can delete messages');
         }
-        const author = await messageAuthor(db, stream.id, message.id);
+        const author = await writer.authorOf(stream.id, message.id);
         if (author === undefined) return; // already gone
         if (
           role === 'moderator' &&
@@ -126,6 +145,18 @@ export const chatRoutes: FastifyPluginAsync<{
             'FORBIDDEN',
             'Moderators cannot delete the host’s or other moderators’ messages',
           );
+        }
+        // Not written yet: it never will be. Being written: delete the row once it is there.
+        if (await writer.withdraw(stream.id, message.id)) {
+          await hub.publish(stream.room_name, { type: 'message_deleted', id: message.id });
+          // One taken over from a server that crashed may have had its row written already.
+          void deleteMessage(db, stream.id, message.id).catch((error) =>
+            request.log.error({ err: error }, 'deleting a withdrawn chat message failed'),
+          );
+          return;
+        }
+        if (!(await writer.whenSaved(message.id, DELETE_WAIT_MS))) {
+          return refuse(socket, 'TRY_AGAIN', 'This message is still being saved; try again in a moment');
         }
         if (await deleteMessage(db, stream.id, message.id)) {
           await hub.publish(stream.room_name, { type: 'message_deleted', id: message.id });
@@ -173,6 +204,12 @@ export const chatRoutes: FastifyPluginAsync<{
         try {
           await handle(socket, request, stream, data.toString());
         } catch (error) {
+          if (isDatabaseUnavailable(error)) {
+            // Not sent, and the sender is told so: the web client puts the text back in the input.
+            request.log.warn({ err: error }, 'chat message refused: the database is unavailable');
+            refuse(socket, 'UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE);
+            return;
+          }
           request.log.error({ err: error }, 'chat message failed');
           refuse(socket, 'INTERNAL', 'Something went wrong; try again');
         }
@@ -200,12 +237,21 @@ export const chatRoutes: FastifyPluginAsync<{
       await countView(db, stream.id, viewerKey(request));
       await hub.join(stream.room_name, socket);
       socket.once('close', () => void hub.leave(stream.room_name, socket));
-      send(socket, { type: 'chat_history', messages: await latestMessages(db, stream.id) });
-      if (stream.is_active && stream.ends_at)
-        send(socket, { type: 'stream_started', endsAt: iso(stream.ends_at) });
-      if (stream.ended_at) send(socket, { type: 'stream_ended' });
-      return stream;
+      // Read again now that the socket hears the room: a start or an end published while it was
+      // joining went out before it listened, and is only in the stream's state.
+      const current = (await findStreamByRoom(db, stream.room_name)) ?? stream;
+      send(socket, { type: 'chat_history', messages: await roomHistory(db, writer, current.id) });
+      if (current.is_active && current.ends_at)
+        send(socket, { type: 'stream_started', endsAt: iso(current.ends_at) });
+      if (current.ended_at) send(socket, { type: 'stream_ended' });
+      return current;
     })().catch((error) => {
+      if (isDatabaseUnavailable(error)) {
+        // 1013 Try Again Later: the client reconnects with its backoff.
+        request.log.warn({ err: error }, 'joining a room failed: the database is unavailable');
+        socket.close(1013, 'Database unavailable');
+        return undefined;
+      }
       request.log.error({ err: error }, 'joining a room failed');
       socket.close(1011, 'Server error');
       return undefined;

@@ -53,7 +53,7 @@ const count = async (table: string) =>
 describe('GET /api/payments/config', () => {
   it('names the local provider when Stripe is not configured', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/payments/config' });
-    expect(response.json()).toEqual({ provider: 'local' });
+    expect(response.json()).toEqual({ provider: 'local', sellersOnboard: false });
   });
 });
 

@@ -27,12 +27,16 @@ export type PaymentToSettle = {
   status: string;
   stream_id: string | null;
   during_live: boolean;
+  shipping_cents: number;
+  /** The address snapshot of a shipped product (jsonb), copied onto the order. */
+  shipping_address: unknown;
 };
 
 /** The payment, locked until the transaction ends. */
 export async function lockPayment(tx: Tx, paymentId: string): Promise<PaymentToSettle | undefined> {
   const found = await tx.execute<PaymentToSettle>(sql`
-    select id, user_id, kind, product_id, amount_cents, status, stream_id, during_live
+    select id, user_id, kind, product_id, amount_cents, status, stream_id, during_live, shipping_cents,
+      shipping_address
     from payments where id = ${paymentId} for update`);
   return found.rows[0];
 }
@@ -61,15 +65,13 @@ export async function insertOrder(
   sellerId: string,
 ): Promise<string | undefined> {
   const order = await tx.execute<{ id: string }>(sql`
-    insert into orders (buyer_id, seller_id, product_id, payment_id, amount_cents, stream_id, during_live)
+    insert into orders (buyer_id, seller_id, product_id, payment_id, amount_cents, stream_id, during_live,
+      shipping_cents, shipping_address)
     values (${payment.user_id}, ${sellerId}, ${payment.product_id}, ${payment.id}, ${payment.amount_cents},
-      ${payment.stream_id}, ${payment.during_live})
+      ${payment.stream_id}, ${payment.during_live}, ${payment.shipping_cents},
+      ${payment.shipping_address === null ? null : sql`${JSON.stringify(payment.shipping_address)}::jsonb`})
     on conflict (payment_id) do nothing returning id`);
   return order.rows[0]?.id;
-}
-
-export async function markDiscPreorderPaid(tx: Tx, paymentId: string): Promise<void> {
-  await tx.execute(sql`update disc_preorders set status = 'paid' where payment_ref = ${paymentId}`);
 }
 
 export async function markSucceeded(tx: Tx, paymentId: string, ref: string): Promise<void> {
@@ -84,27 +86,36 @@ export type SubscriptionToChange = {
   user_id: string;
   status: string;
   last_event_at: string | null;
+  /** Null until its first invoice is paid. */
+  first_paid_at: string | null;
 };
 
 /** The subscription the provider's ref names, locked until the transaction ends. */
 export async function lockSubscriptionByRef(tx: Tx, ref: string): Promise<SubscriptionToChange | undefined> {
   const found = await tx.execute<SubscriptionToChange>(sql`
-    select id, user_id, status, last_event_at from subscriptions
+    select id, user_id, status, last_event_at, first_paid_at from subscriptions
     where provider_ref = ${ref} for update`);
   return found.rows[0];
 }
 
-/** Active until the later of the known and the given period end. */
+/** Active until the later of the known and the given period end; the terms it is on now. */
 export async function markSubscriptionActive(
   tx: Tx,
   subscriptionId: string,
   at: Date,
   periodEnd: Date,
-): Promise<void> {
-  await tx.execute(sql`
+): Promise<{ paidUntil: Date; cancelAtPeriodEnd: boolean }> {
+  const updated = await tx.execute<{ paid_until: Date | string; cancel_at_period_end: boolean }>(sql`
     update subscriptions set status = 'active', last_event_at = ${at},
+      first_paid_at = coalesce(first_paid_at, ${at}),
       current_period_end = greatest(coalesce(current_period_end, ${periodEnd}), ${periodEnd})
-    where id = ${subscriptionId}`);
+    where id = ${subscriptionId}
+    returning current_period_end as paid_until, cancel_at_period_end`);
+  const row = updated.rows[0];
+  return {
+    paidUntil: row ? new Date(row.paid_until) : periodEnd,
+    cancelAtPeriodEnd: row?.cancel_at_period_end ?? false,
+  };
 }
 
 export async function setUserPlan(tx: Tx, userId: string, plan: Plan): Promise<void> {

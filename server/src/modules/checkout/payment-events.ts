@@ -1,20 +1,26 @@
+import { MONEY_BACK_DAYS, PRO_PRICE_CENTS } from '@streamshop/contract/constants.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import type { PaymentEvent } from '../../platform/payments/provider.ts';
+import { confirmDiscPreorder } from '../disc/service.ts';
+import { orderPlaced } from '../orders/service.ts';
+import { recordProviderPayout, sellerAccountChanged } from '../payouts/service.ts';
+import { type CheckoutMail, proReceiptMail } from './mail.ts';
 import {
   insertOrder,
   lockPayment,
   lockSubscriptionByRef,
-  markDiscPreorderPaid,
   markRefunding,
   markSubscriptionActive,
   markSubscriptionExpired,
   markSucceeded,
   noteFailedAttempt,
   recordEvent,
-  setUserPlan,
+  type SubscriptionToChange,
   takeOneUnit,
   updateSubscriptionTerms,
 } from './payment-events-repo.ts';
+import { putOnPlan } from './plan.ts';
+import { accountForMail, moneyBackUsedAt } from './subscriptions-repo.ts';
 
 export type EventOutcome = 'handled' | 'duplicate';
 
@@ -24,17 +30,23 @@ export interface PaymentEventResult {
   refunds: string[];
   /** Set when an order was created. */
   orderId?: string;
+  /** Why an event that should have changed something was recorded and left alone; logged. */
+  unapplied?: string;
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Applies one verified provider event, exactly once: the event id is recorded in the same
  * transaction as its effects, so a replayed or concurrent duplicate changes nothing, and a crash
- * part-way leaves nothing recorded for the provider's retry to trip over.
+ * part-way leaves nothing recorded for the provider's retry to trip over. Receipts are queued in
+ * the same transaction, so they go out once too.
  */
 export async function applyPaymentEvent(
   db: Db,
+  mail: CheckoutMail,
   provider: string,
   event: PaymentEvent,
 ): Promise<PaymentEventResult> {
@@ -43,7 +55,7 @@ export async function applyPaymentEvent(
       return { outcome: 'duplicate', refunds: [] };
     switch (event.type) {
       case 'payment.succeeded':
-        return paymentSucceeded(tx, event);
+        return paymentSucceeded(tx, mail, event);
       case 'payment.failed':
         if (UUID.test(event.paymentId)) {
           await noteFailedAttempt(tx, event.paymentId, event.message);
@@ -52,8 +64,27 @@ export async function applyPaymentEvent(
       case 'subscription.paid':
       case 'subscription.updated':
       case 'subscription.ended':
-        await subscriptionChanged(tx, event);
+        await subscriptionChanged(tx, mail, provider, event);
         return { outcome: 'handled', refunds: [] };
+      case 'seller.updated':
+        await sellerAccountChanged(tx, event.accountRef, event.ready);
+        return { outcome: 'handled', refunds: [] };
+      case 'payout.paid':
+      case 'payout.failed': {
+        const done = await recordProviderPayout(tx, event, event.type === 'payout.paid' ? 'paid' : 'failed');
+        // Another currency, or an account that is no seller's: recorded, so never retried, and logged.
+        if (done === 'other_currency') {
+          return { outcome: 'handled', refunds: [], unapplied: `a payout in ${event.currency}, not in USD` };
+        }
+        if (done === 'unknown_account') {
+          return {
+            outcome: 'handled',
+            refunds: [],
+            unapplied: `a payout of ${event.accountRef}, no seller's account`,
+          };
+        }
+        return { outcome: 'handled', refunds: [] };
+      }
       case 'ignored':
         return { outcome: 'handled', refunds: [] };
     }
@@ -62,6 +93,7 @@ export async function applyPaymentEvent(
 
 async function paymentSucceeded(
   tx: Tx,
+  mail: CheckoutMail,
   event: Extract<PaymentEvent, { type: 'payment.succeeded' }>,
 ): Promise<PaymentEventResult> {
   if (!UUID.test(event.paymentId)) return { outcome: 'handled', refunds: [] };
@@ -83,11 +115,12 @@ async function paymentSucceeded(
     const buyerId = payment.user_id;
     if (!sellerId || !buyerId) return refund('Sold out before the payment completed');
     const orderId = await insertOrder(tx, { ...payment, user_id: buyerId }, sellerId);
+    if (orderId) await orderPlaced(tx, mail, orderId);
     await markSucceeded(tx, payment.id, event.ref);
     return { outcome: 'handled', refunds: [], orderId };
   }
   if (payment.kind === 'disc_preorder') {
-    await markDiscPreorderPaid(tx, payment.id);
+    await confirmDiscPreorder(tx, mail, { id: payment.id, amountCents: payment.amount_cents });
   }
   await markSucceeded(tx, payment.id, event.ref);
   return { outcome: 'handled', refunds: [] };
@@ -99,6 +132,8 @@ async function paymentSucceeded(
  */
 async function subscriptionChanged(
   tx: Tx,
+  mail: CheckoutMail,
+  provider: string,
   event: Extract<PaymentEvent, { type: 'subscription.paid' | 'subscription.updated' | 'subscription.ended' }>,
 ) {
   const subscription = await lockSubscriptionByRef(tx, event.subscriptionRef);
@@ -109,13 +144,56 @@ async function subscriptionChanged(
   if (event.type === 'subscription.paid') {
     if (subscription.status === 'expired' || subscription.status === 'canceled') return;
     // Paid: active until the later of the known and the new period end; the account turns Pro.
-    await markSubscriptionActive(tx, subscription.id, at, event.periodEnd);
-    await setUserPlan(tx, subscription.user_id, 'pro');
+    const terms = await markSubscriptionActive(tx, subscription.id, at, event.periodEnd);
+    await putOnPlan(tx, subscription.user_id, 'pro');
+    await queueProReceipt(tx, mail, subscription, {
+      provider,
+      invoiceRef: event.invoiceRef,
+      paidAt: at,
+      ...terms,
+    });
   } else if (event.type === 'subscription.updated') {
     await updateSubscriptionTerms(tx, subscription.id, at, event);
   } else {
     // Ended: expired, and the account back to free when it was the active one.
     await markSubscriptionExpired(tx, subscription.id, at);
-    if (subscription.status === 'active') await setUserPlan(tx, subscription.user_id, 'free');
+    if (subscription.status === 'active') await putOnPlan(tx, subscription.user_id, 'free');
   }
+}
+
+/**
+ * The receipt of one paid invoice, keyed by the provider's invoice: a replayed event stops at
+ * recordEvent, and a second event about the same invoice is refused by the key.
+ */
+async function queueProReceipt(
+  tx: Tx,
+  mail: CheckoutMail,
+  subscription: SubscriptionToChange,
+  invoice: {
+    provider: string;
+    invoiceRef: string;
+    paidAt: Date;
+    paidUntil: Date;
+    cancelAtPeriodEnd: boolean;
+  },
+) {
+  const account = await accountForMail(tx, subscription.user_id);
+  if (!account) return;
+  const firstInvoice = subscription.first_paid_at === null;
+  const guaranteeOpen = firstInvoice && !(await moneyBackUsedAt(tx, subscription.user_id, subscription.id));
+  await mail.mailer.queue(
+    tx,
+    `pro-receipt:${invoice.provider}:${invoice.invoiceRef}`,
+    account.email,
+    proReceiptMail(mail.publicUrl, {
+      firstName: account.firstName,
+      amountCents: PRO_PRICE_CENTS,
+      paidAt: invoice.paidAt,
+      paidUntil: invoice.paidUntil,
+      reference: invoice.invoiceRef,
+      firstInvoice,
+      cancelAtPeriodEnd: invoice.cancelAtPeriodEnd,
+      refundableUntil: guaranteeOpen ? new Date(invoice.paidAt.getTime() + MONEY_BACK_DAYS * DAY_MS) : null,
+    }),
+  );
 }

@@ -14,9 +14,11 @@ export async function completeRefunds(
   db: Db,
   provider: PaymentProvider,
   log?: FastifyBaseLogger,
+  /** Only this payment (an order just cancelled or refunded): its request waits for no other. */
+  only?: string,
 ): Promise<number> {
   let refunded = 0;
-  for (const payment of await refundsDue(db, provider.name, BATCH)) {
+  for (const payment of await refundsDue(db, provider.name, BATCH, only)) {
     try {
       await provider.refundPayment(payment.ref);
       await markRefunded(db, payment.id);

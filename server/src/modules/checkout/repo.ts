@@ -1,6 +1,20 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 
+/** The address snapshot as stored in a jsonb column (payments, orders): the API's shape. */
+export type ShippingAddress = {
+  name: string;
+  line1: string;
+  line2: string | null;
+  city: string;
+  region: string | null;
+  postalCode: string;
+  country: string;
+};
+
+const jsonb = (value: ShippingAddress | null) =>
+  value === null ? null : sql`${JSON.stringify(value)}::jsonb`;
+
 /** Checkout's queries: products locked for a hold, the holds themselves (pending checkout payments). */
 
 export type RoomStreamRow = {
@@ -22,12 +36,15 @@ export type LockedProduct = {
   price_cents: number;
   stock: number;
   title: string;
+  fulfillment: 'ship' | 'digital' | 'pickup';
+  shipping_cents: number;
 };
 
 /** The product's row, locked until the transaction ends: holds of one product are counted one at a time. */
 export async function lockProduct(tx: Tx, productId: string): Promise<LockedProduct | undefined> {
   const found = await tx.execute<LockedProduct>(
-    sql`select seller_id, price_cents, stock, title from products where id = ${productId} for update`,
+    sql`select seller_id, price_cents, stock, title, fulfillment, shipping_cents from products
+        where id = ${productId} for update`,
   );
   return found.rows[0];
 }
@@ -64,29 +81,73 @@ export type HoldRow = {
   reserved_until: Date | string;
   offer_id: string | null;
   provider_ref: string | null;
+  shipping_cents: number;
+  shipping_address: ShippingAddress | null;
 };
 
 /** The product's live holds (pending checkout payments not yet lapsed). */
 export async function liveHoldsOf(tx: Tx, productId: string): Promise<HoldRow[]> {
   const held = await tx.execute<HoldRow>(sql`
-    select id, user_id, client_secret, amount_cents, reserved_until, offer_id, provider_ref from payments
+    select id, user_id, client_secret, amount_cents, reserved_until, offer_id, provider_ref, shipping_cents,
+      shipping_address
+    from payments
     where product_id = ${productId} and kind = 'checkout' and status = 'pending' and reserved_until > now()`);
   return held.rows;
+}
+
+/**
+ * The buyer's order of the product placed in the last `withinSec` seconds and still theirs (not
+ * cancelled or refunded), the newest; undefined when there is none.
+ */
+export async function recentOrderOf(
+  tx: Tx,
+  buyerId: string,
+  productId: string,
+  withinSec: number,
+): Promise<string | undefined> {
+  const found = await tx.execute<{ id: string }>(sql`
+    select id from orders
+    where buyer_id = ${buyerId} and product_id = ${productId} and status in ('paid', 'shipped', 'delivered')
+      and created_at > now() - make_interval(secs => ${withinSec})
+    order by created_at desc limit 1`);
+  return found.rows[0]?.id;
 }
 
 export async function expirePayment(tx: Tx, paymentId: string): Promise<void> {
   await tx.execute(sql`update payments set status = 'expired', updated_at = now() where id = ${paymentId}`);
 }
 
-/** Where a hold was (re)opened from, and whether the buyer's handle shows in the room. */
+/**
+ * Takes over a hold whose payment session was never attached, if its setup started (or was last
+ * taken over) at least `afterSec` ago: answers whether this caller got it. Under the product's row
+ * lock, so two requests never both take it over.
+ */
+export async function claimInterruptedSetup(tx: Tx, paymentId: string, afterSec: number): Promise<boolean> {
+  const claimed = await tx.execute(sql`
+    update payments set updated_at = now()
+    where id = ${paymentId} and status = 'pending' and client_secret is null
+      and updated_at <= now() - make_interval(secs => ${afterSec})
+    returning id`);
+  return claimed.rows.length > 0;
+}
+
+/**
+ * Where a hold was (re)opened from, whether the buyer's handle shows in the room, and where it
+ * ships (the latest address given: a buyer who corrects it keeps the hold and its session).
+ */
 export async function retargetHold(
   tx: Tx,
   paymentId: string,
-  where: { streamId: string | null; live: boolean; showBuyer: boolean },
+  where: {
+    streamId: string | null;
+    live: boolean;
+    showBuyer: boolean;
+    shippingAddress: ShippingAddress | null;
+  },
 ): Promise<void> {
   await tx.execute(sql`
     update payments set stream_id = ${where.streamId}, during_live = ${where.live},
-      show_buyer = ${where.showBuyer}, updated_at = now()
+      show_buyer = ${where.showBuyer}, shipping_address = ${jsonb(where.shippingAddress)}, updated_at = now()
     where id = ${paymentId}`);
 }
 
@@ -101,16 +162,20 @@ export interface NewHold {
   clientAddress: string | null;
   showBuyer: boolean;
   live: boolean;
+  /** Part of amountCents. */
+  shippingCents: number;
+  shippingAddress: ShippingAddress | null;
 }
 
 /** A pending checkout payment holding one unit for `holdSeconds`. */
 export async function insertHold(tx: Tx, hold: NewHold): Promise<{ id: string; reservedUntil: Date }> {
   const inserted = await tx.execute<{ id: string; reserved_until: Date | string }>(sql`
     insert into payments (user_id, kind, provider, product_id, amount_cents, reserved_until, stream_id,
-      offer_id, client_address, show_buyer, during_live)
+      offer_id, client_address, show_buyer, during_live, shipping_cents, shipping_address)
     values (${hold.buyerId}, 'checkout', ${hold.provider}, ${hold.productId}, ${hold.amountCents},
       now() + make_interval(secs => ${hold.holdSeconds}), ${hold.streamId}, ${hold.offerId},
-      ${hold.clientAddress}, ${hold.showBuyer}, ${hold.live})
+      ${hold.clientAddress}, ${hold.showBuyer}, ${hold.live}, ${hold.shippingCents},
+      ${jsonb(hold.shippingAddress)})
     returning id, reserved_until`);
   const row = inserted.rows[0];
   if (!row) throw new Error('the payment row was not written');
@@ -143,10 +208,12 @@ export async function refundsDue(
   db: Db,
   provider: string,
   limit: number,
+  only?: string,
 ): Promise<Array<{ id: string; ref: string }>> {
   const due = await db.execute<{ id: string; provider_ref: string }>(sql`
     select id, provider_ref from payments
     where status = 'refunding' and provider = ${provider} and provider_ref is not null
+      ${only ? sql`and id = ${only}` : sql``}
     order by updated_at limit ${limit}`);
   return due.rows.map((row) => ({ id: row.id, ref: row.provider_ref }));
 }

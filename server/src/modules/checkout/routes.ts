@@ -1,6 +1,7 @@
 import { productIdParamsSchema } from '@streamshop/contract/catalog.ts';
 import { errorBodySchema } from '@streamshop/contract/errors.ts';
 import {
+  checkoutAnswerSchema,
   localAuthenticateBodySchema,
   localConfirmBodySchema,
   localHostedPaymentSchema,
@@ -9,19 +10,27 @@ import {
   paymentSessionSchema,
   subscriptionResponseSchema,
 } from '@streamshop/contract/payments.ts';
+import {
+  addressesQuerySchema,
+  addressesResponseSchema,
+  addressIdParamsSchema,
+} from '@streamshop/contract/shipping.ts';
 import { checkoutBodySchema } from '@streamshop/contract/shop.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../platform/errors.ts';
+import type { Mailer } from '../../platform/mail/mailer.ts';
 import type { LocalProvider } from '../../platform/payments/local.ts';
 import { type PaymentProvider, WebhookSignatureError } from '../../platform/payments/provider.ts';
 import { SIGNED_IN, signedInUser } from '../../platform/sessions.ts';
+import { getOrder } from '../orders/service.ts';
+import type { CheckoutMail } from './mail.ts';
 import { applyPaymentEvent } from './payment-events.ts';
 import { completeRefunds } from './payment-jobs.ts';
-import { openCheckout } from './service.ts';
-import { cancelSubscription, openSubscription, subscriptionOf } from './subscriptions.ts';
+import { openCheckout, removeAddress, savedAddresses } from './service.ts';
+import { cancelSubscription, openSubscription, refundSubscription, subscriptionOf } from './subscriptions.ts';
 
 export const WEBHOOK_PATH = '/api/webhooks/payments';
 
@@ -34,13 +43,14 @@ const errors = {
   502: errorBodySchema,
 };
 
-/** Verifies, applies and acknowledges one provider event; refunds owed by it are attempted after commit. */
 /** Called after an order is created (purchase lines and stock in the rooms). */
 export type OrderListener = (orderId: string) => Promise<void>;
 
+/** Verifies, applies and acknowledges one provider event; refunds owed by it are attempted after commit. */
 export async function receiveWebhook(
   db: Db,
   provider: PaymentProvider,
+  mail: CheckoutMail,
   rawBody: Buffer,
   headers: Record<string, string | string[] | undefined>,
   log: FastifyBaseLogger,
@@ -55,7 +65,13 @@ export async function receiveWebhook(
     }
     throw error;
   }
-  const result = await applyPaymentEvent(db, provider.name, event);
+  const result = await applyPaymentEvent(db, mail, provider.name, event);
+  if (result.unapplied) {
+    log.warn(
+      { eventId: event.id, type: event.type, reason: result.unapplied },
+      'payment event left unapplied',
+    );
+  }
   if (result.refunds.length) await completeRefunds(db, provider, log);
   if (result.orderId && onOrder) {
     await onOrder(result.orderId).catch((error) => log.warn({ err: error }, 'announcing an order failed'));
@@ -67,7 +83,13 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{
   db: Db;
   provider: PaymentProvider;
   onOrder?: OrderListener;
-}> = async (app, { db, provider, onOrder }) => {
+  /** Pro receipts and notices (ADR 0015). */
+  mailer: Mailer;
+  publicUrl: string;
+  /** PLATFORM_FEE_PERCENT, for the ledger entries written with each order (ADR 0016). */
+  platformFeePercent?: number;
+}> = async (app, { db, provider, onOrder, mailer, publicUrl, platformFeePercent }) => {
+  const mail: CheckoutMail = { mailer, publicUrl, platformFeePercent };
   app.get('/api/payments/config', { schema: { response: { 200: paymentConfigSchema } } }, async () =>
     provider.clientConfig(),
   );
@@ -79,14 +101,48 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{
       schema: {
         params: z.object({ productId: productIdParamsSchema.shape.id }),
         body: checkoutBodySchema,
-        response: { 200: paymentSessionSchema, ...errors },
+        response: { 200: checkoutAnswerSchema, ...errors },
       },
     },
-    async (request) =>
-      openCheckout(db, provider, signedInUser(request).id, request.params.productId, {
+    async (request) => {
+      const buyerId = signedInUser(request).id;
+      const opened = await openCheckout(db, provider, buyerId, request.params.productId, {
         ...request.body,
         clientAddress: request.ip,
-      }),
+        platformFeePercent,
+      });
+      // Paid already and no unit left to hold: the order, not 409.
+      return 'orderId' in opened ? { order: await getOrder(db, buyerId, opened.orderId) } : opened;
+    },
+  );
+
+  app.get(
+    '/api/addresses',
+    {
+      config: SIGNED_IN,
+      schema: {
+        querystring: addressesQuerySchema,
+        response: { 200: addressesResponseSchema, 400: errorBodySchema, 401: errorBodySchema },
+      },
+    },
+    async (request) => ({
+      addresses: await savedAddresses(db, signedInUser(request).id, { all: request.query.all === 'true' }),
+    }),
+  );
+
+  app.delete(
+    '/api/addresses/:id',
+    {
+      config: SIGNED_IN,
+      schema: {
+        params: addressIdParamsSchema,
+        response: { 204: z.null(), 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      await removeAddress(db, signedInUser(request).id, request.params.id);
+      return reply.status(204).send(null);
+    },
   );
 
   app.post(
@@ -104,7 +160,17 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/subscription/cancel',
     { config: SIGNED_IN, schema: { response: { 200: subscriptionResponseSchema, ...errors } } },
-    async (request) => ({ subscription: await cancelSubscription(db, provider, signedInUser(request).id) }),
+    async (request) => ({
+      subscription: await cancelSubscription(db, provider, mail, signedInUser(request).id),
+    }),
+  );
+
+  app.post(
+    '/api/subscription/refund',
+    { config: SIGNED_IN, schema: { response: { 200: subscriptionResponseSchema, ...errors } } },
+    async (request) => ({
+      subscription: await refundSubscription(db, provider, mail, signedInUser(request).id),
+    }),
   );
 
   // Provider-to-server: signed, so it is exempt from the Origin check, and read as raw bytes
@@ -124,7 +190,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{
       },
       async (request) => {
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        return receiveWebhook(db, provider, body, request.headers, request.log, onOrder);
+        return receiveWebhook(db, provider, mail, body, request.headers, request.log, onOrder);
       },
     );
   });

@@ -1,19 +1,32 @@
-import type { PaymentSession } from '@streamshop/contract/payments.ts';
+import type { CheckoutSession } from '@streamshop/contract/payments.ts';
+import {
+  SAVED_ADDRESSES_KEPT,
+  SAVED_ADDRESSES_LIMIT,
+  type SavedAddress,
+} from '@streamshop/contract/shipping.ts';
 import type { Db, Tx } from '../../db/client.ts';
+import { iso } from '../../db/time.ts';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.ts';
-import type { PaymentProvider } from '../../platform/payments/provider.ts';
+import { type PaymentProvider, providerUnavailable } from '../../platform/payments/provider.ts';
+import { payoutDestination, platformFee } from '../payouts/service.ts';
 import { activeOffer } from '../shop/service.ts';
+import { addressesOf, deleteAddress, saveAddress } from './addresses-repo.ts';
 import {
   attachProviderSession,
+  claimInterruptedSetup,
   expirePayment,
   failPayment,
   type HoldOwner,
+  type HoldRow,
   insertHold,
+  type LockedProduct,
   liveHoldsOf,
   lockHoldOwners,
   lockProduct,
   openHoldsOf,
+  recentOrderOf,
   retargetHold,
+  type ShippingAddress,
   streamOfRoom,
 } from './repo.ts';
 
@@ -65,26 +78,37 @@ export const OFFER_RESERVATION_SECONDS = 120;
 export const ACCOUNT_HOLDS_MESSAGE = `You already have ${MAX_HOLDS_PER_ACCOUNT} checkouts open. Pay for one or let it lapse before starting another.`;
 export const ADDRESS_HOLDS_MESSAGE = `Too many checkouts are open from your network (${MAX_HOLDS_PER_ADDRESS} at most). Try again when one has lapsed.`;
 
+/**
+ * A hold whose payment session is not attached this long after its setup started was cut short
+ * (the database or the process went away between the two) and is taken over by the buyer's next
+ * checkout. Asking the provider again is safe: it answers the same session for the same payment.
+ */
+export const SETUP_RESUME_SECONDS = 10;
+export const SETUP_IN_PROGRESS_MESSAGE = 'Your payment is still being set up. Try again in a moment.';
+
 export const SOLD_OUT_MESSAGE = 'This product is sold out.';
 export const ALL_RESERVED_MESSAGE =
   'Every unit left is being checked out by another buyer. Try again in a few minutes.';
 
-export function providerUnavailable(error: unknown): AppError {
-  const reason = error instanceof Error ? error.message : 'unknown error';
-  return new AppError(502, 'SERVICE_UNAVAILABLE', `The payment provider could not be reached: ${reason}`);
-}
+/** How recent a buyer's order of the product is for checkout to answer it instead of 409. */
+export const RECENT_ORDER_SECONDS = CHECKOUT_RESERVATION_SECONDS;
+
+/** What the buyer pays: the price (or offer price) and the product's shipping, and where it goes. */
+type Charge = { amountCents: number; shippingCents: number; shippingAddress: ShippingAddress | null };
 
 type Reservation =
-  | { kind: 'existing'; clientSecret: string; amountCents: number; reservedUntil: Date }
-  | {
+  | ({ kind: 'existing'; clientSecret: string; reservedUntil: Date } & Charge)
+  | { kind: 'ordered'; orderId: string }
+  | ({
       kind: 'new';
       paymentId: string;
-      amountCents: number;
+      /** The seller's payout account for a destination charge (Stripe Connect), else null. */
+      destination: string | null;
       reservedUntil: Date;
       title: string;
-      /** The buyer's earlier session at another price (before or after an offer): cancelled now. */
-      replaced: string | null;
-    };
+    } & Charge)
+  /** The buyer holds a session at another price (an offer started or ended): ask the provider to cancel it. */
+  | { kind: 'reprice'; paymentId: string; providerRef: string };
 
 /** Where a checkout was opened: from a stream's room (live) or its replay, or the marketplace. */
 export interface CheckoutContext {
@@ -92,6 +116,54 @@ export interface CheckoutContext {
   showBuyer?: boolean | undefined;
   /** The buyer's client address (request.ip), to cap open holds per address. */
   clientAddress?: string | undefined;
+  /** Where a shipped product goes (required for one, refused for a digital or pickup product). */
+  shippingAddress?: ShippingAddress | undefined;
+  /** PLATFORM_FEE_PERCENT: the application fee of a destination charge. */
+  platformFeePercent?: number | undefined;
+}
+
+export const ADDRESS_REQUIRED_MESSAGE = 'A shipping address is required for this product.';
+export const ADDRESS_REFUSED_MESSAGE = 'This product does not ship: leave out the shipping address.';
+
+/** The address the checkout needs: one for a shipped product, none for digital or pickup. */
+function addressFor(product: LockedProduct, given: ShippingAddress | undefined): ShippingAddress | null {
+  if (product.fulfillment === 'ship') {
+    if (!given) throw badRequest(ADDRESS_REQUIRED_MESSAGE, { shippingAddress: 'is required' });
+    return given;
+  }
+  if (given) {
+    throw badRequest(ADDRESS_REFUSED_MESSAGE, {
+      shippingAddress: `must be left out for a ${product.fulfillment} product`,
+    });
+  }
+  return null;
+}
+
+const toSession = (charge: Charge, clientSecret: string, reservedUntil: Date): CheckoutSession => ({
+  clientSecret,
+  amountCents: charge.amountCents,
+  subtotalCents: charge.amountCents - charge.shippingCents,
+  shippingCents: charge.shippingCents,
+  shippingAddress: charge.shippingAddress,
+  reservedUntil: reservedUntil.toISOString(),
+});
+
+/**
+ * GET /api/addresses: the caller's saved addresses, the most recently used first; the few a
+ * checkout offers, or with `all` every one kept (for settings).
+ */
+export async function savedAddresses(
+  db: Db,
+  userId: string,
+  options: { all?: boolean } = {},
+): Promise<SavedAddress[]> {
+  const rows = await addressesOf(db, userId, options.all ? SAVED_ADDRESSES_KEPT : SAVED_ADDRESSES_LIMIT);
+  return rows.map(({ lastUsedAt, ...address }) => ({ ...address, lastUsedAt: iso(lastUsedAt) }));
+}
+
+/** DELETE /api/addresses/:id: forgets one of the caller's addresses; 404 for anyone else's. */
+export async function removeAddress(db: Db, userId: string, addressId: string): Promise<void> {
+  if (!(await deleteAddress(db, userId, addressId))) throw notFound('Address not found');
 }
 
 /**
@@ -130,9 +202,13 @@ async function assertHoldsAllowed(tx: Tx, buyerId: string, clientAddress: string
   }
 }
 
+/** What opening a checkout gives: a session to pay, or the order this buyer just paid for. */
+export type CheckoutOpened = CheckoutSession | { orderId: string };
+
 /**
  * Holds one unit of the product for the buyer and opens a payment for its price as stored in the
- * database. A buyer who comes back (reload, second tab) gets the same payment, never a second unit.
+ * database. A buyer who comes back (reload, second tab) gets the same payment, never a second unit;
+ * one who comes back after paying, when no unit is left to hold, gets the order they placed.
  */
 export async function openCheckout(
   db: Db,
@@ -140,46 +216,152 @@ export async function openCheckout(
   buyerId: string,
   productId: string,
   context: CheckoutContext = {},
-): Promise<PaymentSession> {
-  const reservation = await db.transaction(async (tx): Promise<Reservation> => {
+): Promise<CheckoutOpened> {
+  let reservation = await reserve(db, provider, buyerId, productId, context);
+  for (let asked = 0; reservation.kind === 'reprice' && asked < 3; asked++) {
+    // Asked before the hold is let go, outside the transaction (a network call must not hold the
+    // row lock): a session the buyer already paid stays theirs, never replaced by one to pay again.
+    let outcome: 'canceled' | 'succeeded';
+    try {
+      outcome = await provider.cancelPayment(reservation.providerRef);
+    } catch (error) {
+      throw providerUnavailable(error);
+    }
+    reservation = await reserve(db, provider, buyerId, productId, context, {
+      paymentId: reservation.paymentId,
+      outcome,
+    });
+  }
+  if (reservation.kind === 'reprice') throw conflict('CONFLICT', SETUP_IN_PROGRESS_MESSAGE);
+  if (reservation.kind === 'ordered') return { orderId: reservation.orderId };
+  if (reservation.kind === 'existing') {
+    return toSession(reservation, reservation.clientSecret, reservation.reservedUntil);
+  }
+
+  // The provider is called outside the transaction: a network call must not hold the row lock.
+  let session: Awaited<ReturnType<PaymentProvider['createPayment']>>;
+  try {
+    session = await provider.createPayment({
+      paymentId: reservation.paymentId,
+      amountCents: reservation.amountCents,
+      description: reservation.title,
+      ...(reservation.destination && {
+        transfer: {
+          accountRef: reservation.destination,
+          feeCents: platformFee(reservation.amountCents, context.platformFeePercent ?? 0),
+        },
+      }),
+    });
+  } catch (error) {
+    await failPayment(db, reservation.paymentId, String(error));
+    throw providerUnavailable(error);
+  }
+  await attachProviderSession(db, reservation.paymentId, session);
+  return toSession(reservation, session.clientSecret, reservation.reservedUntil);
+}
+
+/** The provider's answer to cancelling a buyer's session at an earlier price. */
+interface CancelAnswer {
+  paymentId: string;
+  outcome: 'canceled' | 'succeeded';
+}
+
+/**
+ * The transaction of openCheckout: the buyer's hold of a unit, kept, taken over or made. A hold
+ * whose session was opened at another price is let go only once `asked` says the provider
+ * cancelled it; until then the answer is `reprice`, for the caller to ask outside the transaction.
+ */
+function reserve(
+  db: Db,
+  provider: PaymentProvider,
+  buyerId: string,
+  productId: string,
+  context: CheckoutContext,
+  asked?: CancelAnswer,
+): Promise<Reservation> {
+  return db.transaction(async (tx): Promise<Reservation> => {
     const product = await lockProduct(tx, productId);
     if (!product) throw notFound('Product not found');
     if (product.seller_id === buyerId) throw badRequest('You cannot buy your own product.');
     if (product.price_cents <= 0) throw badRequest('This product has no price to pay.');
+    const shippingAddress = addressFor(product, context.shippingAddress);
+    const destination = await payoutDestination(tx, provider, product.seller_id);
     const room = await roomOf(tx, context.roomName, product.seller_id, productId, buyerId);
 
     const held = await liveHoldsOf(tx, productId);
     let mine = held.find((row) => row.user_id === buyerId);
-    let replaced: string | null = null;
-    if (mine && (mine.offer_id ?? null) !== (room.offer?.id ?? null) && mine.client_secret) {
-      // The price changed since this buyer's session opened (an offer started or ended): start over.
-      await expirePayment(tx, mine.id);
-      replaced = mine.provider_ref;
-      mine = undefined;
-    }
-    if (mine) {
-      if (!mine.client_secret) {
-        throw conflict('CONFLICT', 'Your payment is still being set up. Try again in a moment.');
-      }
-      // Same price, but where it is opened from and the name choice follow the latest request.
-      await retargetHold(tx, mine.id, {
+    const samePrice = (hold: HoldRow) => (hold.offer_id ?? null) === (room.offer?.id ?? null);
+    /** The buyer's hold follows this request: where it is opened from, the name choice, the address. */
+    const keepHold = async (holdId: string) => {
+      await retargetHold(tx, holdId, {
         streamId: room.streamId,
         live: room.live,
         showBuyer: context.showBuyer ?? true,
+        shippingAddress,
       });
+      if (shippingAddress) await saveAddress(tx, buyerId, shippingAddress);
+    };
+    if (mine && !mine.client_secret) {
+      // No session yet: a setup under way, or one cut short. Past SETUP_RESUME_SECONDS this request
+      // takes it over: at the same price it asks the provider again for the same payment (below,
+      // as for a new hold); at another price it starts over.
+      if (!(await claimInterruptedSetup(tx, mine.id, SETUP_RESUME_SECONDS))) {
+        throw conflict('CONFLICT', SETUP_IN_PROGRESS_MESSAGE);
+      }
+      if (samePrice(mine)) {
+        await keepHold(mine.id);
+        return {
+          kind: 'new',
+          paymentId: mine.id,
+          destination,
+          amountCents: mine.amount_cents,
+          shippingCents: mine.shipping_cents,
+          shippingAddress,
+          reservedUntil: new Date(mine.reserved_until),
+          title: product.title,
+        };
+      }
+      await expirePayment(tx, mine.id);
+      mine = undefined;
+    }
+    if (mine && !samePrice(mine)) {
+      // The price changed since this buyer's session opened (an offer started or ended): start
+      // over once the provider has cancelled that session. One the buyer already paid is kept, at
+      // the price it was opened at: it becomes their order.
+      const outcome = asked?.paymentId === mine.id ? asked.outcome : undefined;
+      if (mine.provider_ref && !outcome) {
+        return { kind: 'reprice', paymentId: mine.id, providerRef: mine.provider_ref };
+      }
+      if (outcome !== 'succeeded') {
+        await expirePayment(tx, mine.id);
+        mine = undefined;
+      }
+    }
+    if (mine?.client_secret) {
+      // Same price, but where it is opened from, the name choice and the address follow the
+      // latest request.
+      await keepHold(mine.id);
       return {
         kind: 'existing',
         clientSecret: mine.client_secret,
         amountCents: mine.amount_cents,
+        shippingCents: mine.shipping_cents,
+        shippingAddress,
         reservedUntil: new Date(mine.reserved_until),
       };
     }
     const others = held.filter((row) => row.user_id !== buyerId).length;
-    if (product.stock <= 0) throw conflict('CONFLICT', SOLD_OUT_MESSAGE);
-    if (others >= product.stock) throw conflict('CONFLICT', ALL_RESERVED_MESSAGE);
+    if (product.stock <= 0 || others >= product.stock) {
+      // No unit for a new hold. A buyer who paid for this product moments ago is coming back
+      // (the answer to their payment was lost, a server died, a second tab): their order.
+      const orderId = await recentOrderOf(tx, buyerId, productId, RECENT_ORDER_SECONDS);
+      if (orderId) return { kind: 'ordered', orderId };
+      throw conflict('CONFLICT', product.stock <= 0 ? SOLD_OUT_MESSAGE : ALL_RESERVED_MESSAGE);
+    }
     await assertHoldsAllowed(tx, buyerId, context.clientAddress);
 
-    const amountCents = room.offer?.priceCents ?? product.price_cents;
+    const shippingCents = product.fulfillment === 'ship' ? product.shipping_cents : 0;
+    const amountCents = (room.offer?.priceCents ?? product.price_cents) + shippingCents;
     const holdSeconds = room.offer ? OFFER_RESERVATION_SECONDS : CHECKOUT_RESERVATION_SECONDS;
     const payment = await insertHold(tx, {
       buyerId,
@@ -192,44 +374,23 @@ export async function openCheckout(
       clientAddress: context.clientAddress ?? null,
       showBuyer: context.showBuyer ?? true,
       live: room.live,
+      shippingCents,
+      shippingAddress,
     });
+    if (shippingAddress) await saveAddress(tx, buyerId, shippingAddress);
     return {
       kind: 'new',
       paymentId: payment.id,
+      destination,
       amountCents,
+      shippingCents,
+      shippingAddress,
       reservedUntil: payment.reservedUntil,
       title: product.title,
-      replaced,
     };
   });
-
-  if (reservation.kind === 'new' && reservation.replaced) {
-    await provider.cancelPayment(reservation.replaced).catch(() => undefined);
-  }
-  if (reservation.kind === 'existing') {
-    return {
-      clientSecret: reservation.clientSecret,
-      amountCents: reservation.amountCents,
-      reservedUntil: reservation.reservedUntil.toISOString(),
-    };
-  }
-
-  // The provider is called outside the transaction: a network call must not hold the row lock.
-  let session: Awaited<ReturnType<PaymentProvider['createPayment']>>;
-  try {
-    session = await provider.createPayment({
-      paymentId: reservation.paymentId,
-      amountCents: reservation.amountCents,
-      description: reservation.title,
-    });
-  } catch (error) {
-    await failPayment(db, reservation.paymentId, String(error));
-    throw providerUnavailable(error);
-  }
-  await attachProviderSession(db, reservation.paymentId, session);
-  return {
-    clientSecret: session.clientSecret,
-    amountCents: reservation.amountCents,
-    reservedUntil: reservation.reservedUntil.toISOString(),
-  };
 }
+
+// Orders (ADR 0016) give their payment back through the refund job's path.
+export { giveOrderBack } from './order-refunds-repo.ts';
+export { completeRefunds } from './payment-jobs.ts';

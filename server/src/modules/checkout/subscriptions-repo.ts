@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 
 /** Pro subscriptions' queries. */
 
@@ -11,24 +11,45 @@ export type SubscriptionRow = {
   status: 'incomplete' | 'active' | 'canceled' | 'expired';
   currentPeriodEnd: Date | null;
   cancelAtPeriodEnd: boolean;
+  firstPaidAt: Date | null;
+  refundRequestedAt: Date | null;
+  refundedAt: Date | null;
 };
 
 const SUBSCRIPTION_COLUMNS = sql.raw(`id, provider, provider_ref as "providerRef",
   client_secret as "clientSecret", status, current_period_end as "currentPeriodEnd",
-  cancel_at_period_end as "cancelAtPeriodEnd"`);
+  cancel_at_period_end as "cancelAtPeriodEnd", first_paid_at as "firstPaidAt",
+  refund_requested_at as "refundRequestedAt", refunded_at as "refundedAt"`);
 
-type SubscriptionRecord = Omit<SubscriptionRow, 'currentPeriodEnd'> & {
-  currentPeriodEnd: Date | string | null;
-};
+type Moment = 'currentPeriodEnd' | 'firstPaidAt' | 'refundRequestedAt' | 'refundedAt';
+type SubscriptionRecord = Omit<SubscriptionRow, Moment> & Record<Moment, Date | string | null>;
+
+const toDate = (value: Date | string | null) => (value === null ? null : new Date(value));
 const toRow = (row: SubscriptionRecord): SubscriptionRow => ({
   ...row,
-  currentPeriodEnd: row.currentPeriodEnd === null ? null : new Date(row.currentPeriodEnd),
+  currentPeriodEnd: toDate(row.currentPeriodEnd),
+  firstPaidAt: toDate(row.firstPaidAt),
+  refundRequestedAt: toDate(row.refundRequestedAt),
+  refundedAt: toDate(row.refundedAt),
 });
 
-async function oneSubscription(db: Db, query: ReturnType<typeof sql>): Promise<SubscriptionRow | undefined> {
+async function oneSubscription(
+  db: Db | Tx,
+  query: ReturnType<typeof sql>,
+): Promise<SubscriptionRow | undefined> {
   const result = await db.execute<SubscriptionRecord>(query);
   const row = result.rows[0];
   return row ? toRow(row) : undefined;
+}
+
+/** Where the account's mail goes; undefined for a deleted account. */
+export async function accountForMail(
+  db: Db | Tx,
+  userId: string,
+): Promise<{ email: string; firstName: string } | undefined> {
+  const result = await db.execute<{ email: string; firstName: string }>(sql`
+    select email, first_name as "firstName" from users where id = ${userId} and deleted_at is null`);
+  return result.rows[0];
 }
 
 export async function planOf(db: Db, userId: string): Promise<'free' | 'pro' | undefined> {
@@ -89,10 +110,53 @@ export async function cancelSubscriptionRow(db: Db, subscriptionId: string): Pro
   await db.execute(sql`update subscriptions set status = 'canceled' where id = ${subscriptionId}`);
 }
 
-export function markCancelAtPeriodEnd(db: Db, subscriptionId: string): Promise<SubscriptionRow | undefined> {
+export function markCancelAtPeriodEnd(
+  db: Db | Tx,
+  subscriptionId: string,
+): Promise<SubscriptionRow | undefined> {
   return oneSubscription(
     db,
     sql`update subscriptions set cancel_at_period_end = true where id = ${subscriptionId}
+      returning ${SUBSCRIPTION_COLUMNS}`,
+  );
+}
+
+/** When the account first asked for the money-back refund on another subscription than `exceptId`. */
+export async function moneyBackUsedAt(db: Db | Tx, userId: string, exceptId: string): Promise<Date | null> {
+  const result = await db.execute<{ at: Date | string | null }>(sql`
+    select min(refund_requested_at) as at from subscriptions
+    where user_id = ${userId} and id <> ${exceptId} and refund_requested_at is not null`);
+  return toDate(result.rows[0]?.at ?? null);
+}
+
+/**
+ * Records the refund request on the active subscription, atomically with the guarantee's rules: its
+ * first payment less than `days` days ago (or a request already under way, retried), and no other
+ * subscription of the account refunded. Undefined when the rules refuse it.
+ */
+export function claimMoneyBack(
+  db: Db,
+  subscriptionId: string,
+  days: number,
+): Promise<SubscriptionRow | undefined> {
+  return oneSubscription(
+    db,
+    sql`update subscriptions s set refund_requested_at = coalesce(s.refund_requested_at, now())
+      where s.id = ${subscriptionId} and s.status = 'active'
+        and (s.refund_requested_at is not null or s.first_paid_at > now() - make_interval(days => ${days}))
+        and not exists (select 1 from subscriptions o
+          where o.user_id = s.user_id and o.id <> s.id and o.refund_requested_at is not null)
+      returning ${SUBSCRIPTION_COLUMNS}`,
+  );
+}
+
+/** The provider refunded it: expired now, and a late provider event older than now changes nothing. */
+export function markRefunded(tx: Tx, subscriptionId: string): Promise<SubscriptionRow | undefined> {
+  return oneSubscription(
+    tx,
+    sql`update subscriptions set status = 'expired', refunded_at = coalesce(refunded_at, now()),
+        last_event_at = greatest(last_event_at, now())
+      where id = ${subscriptionId}
       returning ${SUBSCRIPTION_COLUMNS}`,
   );
 }

@@ -1,16 +1,22 @@
-import { PRO_PRICE_CENTS } from '@streamshop/contract/constants.ts';
+import { MONEY_BACK_DAYS, PRO_PRICE_CENTS } from '@streamshop/contract/constants.ts';
 import type { PaymentSession, Subscription } from '@streamshop/contract/payments.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
 import type { PaymentProvider } from '../../platform/payments/provider.ts';
-import { providerUnavailable } from './service.ts';
+import { providerUnavailable } from '../../platform/payments/provider.ts';
+import { type CheckoutMail, formatLongDate, proCancelledMail, proRefundedMail } from './mail.ts';
+import { putOnPlan } from './plan.ts';
 import {
+  accountForMail,
   activeSubscriptionOf,
   attachProviderSubscription,
   cancelSubscriptionRow,
+  claimMoneyBack,
   insertIncompleteSubscription,
   latestPaidSubscriptionOf,
   markCancelAtPeriodEnd,
+  markRefunded,
+  moneyBackUsedAt,
   openSubscriptionOf,
   planOf,
   type SubscriptionRow,
@@ -75,37 +81,170 @@ export async function openSubscription(
   }
 }
 
-function toSubscription(row: SubscriptionRow): Subscription {
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The end of the money-back window of an active subscription, or null when it is over or used. */
+function refundableUntil(row: SubscriptionRow, usedElsewhere: Date | null, now = new Date()): Date | null {
+  if (row.status !== 'active' || !row.firstPaidAt || usedElsewhere) return null;
+  const until = new Date(row.firstPaidAt.getTime() + MONEY_BACK_DAYS * DAY_MS);
+  return row.refundRequestedAt || until > now ? until : null;
+}
+
+function toSubscription(row: SubscriptionRow, usedElsewhere: Date | null): Subscription {
   return {
     status: row.status,
     currentPeriodEnd: row.currentPeriodEnd?.toISOString() ?? null,
     cancelAtPeriodEnd: row.cancelAtPeriodEnd,
+    refundableUntil: refundableUntil(row, usedElsewhere)?.toISOString() ?? null,
+    refundedAt: row.refundedAt?.toISOString() ?? null,
   };
+}
+
+async function subscriptionView(db: Db, userId: string, row: SubscriptionRow): Promise<Subscription> {
+  const usedElsewhere = row.status === 'active' ? await moneyBackUsedAt(db, userId, row.id) : null;
+  return toSubscription(row, usedElsewhere);
 }
 
 /** The caller's latest subscription that was ever paid for, or null. */
 export async function subscriptionOf(db: Db, userId: string): Promise<Subscription | null> {
   const row = await latestPaidSubscriptionOf(db, userId);
-  return row ? toSubscription(row) : null;
+  return row ? subscriptionView(db, userId, row) : null;
 }
 
-/** Cancels at the end of the paid period: pro stays until then, then the provider ends it. */
+/** The account's active subscription at its provider, for a cancel or a refund; 409 without one. */
+async function activeSubscriptionToChange(
+  db: Db,
+  userId: string,
+  verb: 'cancel' | 'refund',
+): Promise<SubscriptionRow & { providerRef: string }> {
+  const active = await activeSubscriptionOf(db, userId);
+  if (!active?.providerRef) throw conflict('CONFLICT', `You have no active Pro subscription to ${verb}.`);
+  return { ...active, providerRef: active.providerRef };
+}
+
+function assertManagedBy(subscription: SubscriptionRow, provider: PaymentProvider): void {
+  if (subscription.provider !== provider.name) {
+    throw conflict('CONFLICT', 'This subscription is managed by another payment provider.');
+  }
+}
+
+/**
+ * Cancels at the end of the paid period: pro stays until then, then the provider ends it. The
+ * notice is queued with the change, once per subscription.
+ */
 export async function cancelSubscription(
   db: Db,
   provider: PaymentProvider,
+  mail: CheckoutMail,
   userId: string,
 ): Promise<Subscription> {
-  const active = await activeSubscriptionOf(db, userId);
-  if (!active?.providerRef) throw conflict('CONFLICT', 'You have no active Pro subscription to cancel.');
-  if (active.cancelAtPeriodEnd) return toSubscription(active);
-  if (active.provider !== provider.name) {
-    throw conflict('CONFLICT', 'This subscription is managed by another payment provider.');
+  const active = await activeSubscriptionToChange(db, userId, 'cancel');
+  if (active.cancelAtPeriodEnd) {
+    // Already cancelled (maybe by the provider's event, after a request that died before its
+    // notice): the notice's key lets it go out at most once.
+    await queueCancellationNotice(db, mail, userId, active);
+    return subscriptionView(db, userId, active);
   }
+  assertManagedBy(active, provider);
   try {
     await provider.cancelSubscriptionAtPeriodEnd(active.providerRef);
   } catch (error) {
     throw providerUnavailable(error);
   }
-  const updated = await markCancelAtPeriodEnd(db, active.id);
-  return toSubscription(updated ?? active);
+  const updated = await db.transaction(async (tx) => {
+    const row = (await markCancelAtPeriodEnd(tx, active.id)) ?? active;
+    await queueCancellationNotice(tx, mail, userId, row);
+    return row;
+  });
+  return subscriptionView(db, userId, updated);
+}
+
+async function queueCancellationNotice(
+  tx: Db | Tx,
+  mail: CheckoutMail,
+  userId: string,
+  subscription: SubscriptionRow,
+): Promise<void> {
+  const account = await accountForMail(tx, userId);
+  if (!account) return;
+  await mail.mailer.queue(
+    tx,
+    `pro-cancel:${subscription.id}`,
+    account.email,
+    proCancelledMail(mail.publicUrl, {
+      firstName: account.firstName,
+      paidUntil: subscription.currentPeriodEnd,
+    }),
+  );
+}
+
+const MONTH_MS = (365.25 / 12) * DAY_MS;
+
+/**
+ * What the money-back refund gave back: every invoice paid so far, one per month from the first
+ * payment to the end of the paid period (a month shorter than the guarantee, as February, can
+ * have renewed once within it).
+ */
+function refundedCents(subscription: SubscriptionRow): number {
+  const { firstPaidAt, currentPeriodEnd } = subscription;
+  const months =
+    firstPaidAt && currentPeriodEnd
+      ? Math.round((currentPeriodEnd.getTime() - firstPaidAt.getTime()) / MONTH_MS)
+      : 1;
+  return Math.max(1, months) * PRO_PRICE_CENTS;
+}
+
+/**
+ * The 30-day money-back guarantee: the provider gives the first payment back and ends the
+ * subscription, and the account is on the free plan at once (a live stream keeps its limits until
+ * it ends). Once per account; a retry after the provider failed part-way is the same request.
+ */
+export async function refundSubscription(
+  db: Db,
+  provider: PaymentProvider,
+  mail: CheckoutMail,
+  userId: string,
+): Promise<Subscription> {
+  const active = await activeSubscriptionToChange(db, userId, 'refund');
+  assertManagedBy(active, provider);
+  const usedElsewhere = await moneyBackUsedAt(db, userId, active.id);
+  if (usedElsewhere) {
+    throw conflict(
+      'CONFLICT',
+      `The money-back guarantee can be used once per account, and yours was used on ${formatLongDate(usedElsewhere)}. You can still cancel at the end of the billing period.`,
+    );
+  }
+  const claimed = await claimMoneyBack(db, active.id, MONEY_BACK_DAYS);
+  if (!claimed?.providerRef) {
+    const ended = active.firstPaidAt
+      ? new Date(active.firstPaidAt.getTime() + MONEY_BACK_DAYS * DAY_MS)
+      : null;
+    throw conflict(
+      'CONFLICT',
+      `The ${MONEY_BACK_DAYS}-day money-back guarantee ${ended ? `ended on ${formatLongDate(ended)}` : 'has ended'}. You can still cancel at the end of the billing period.`,
+    );
+  }
+  try {
+    await provider.refundSubscription(claimed.providerRef);
+  } catch (error) {
+    throw providerUnavailable(error);
+  }
+  const refunded = await db.transaction(async (tx) => {
+    const row = await markRefunded(tx, claimed.id);
+    await putOnPlan(tx, userId, 'free');
+    const account = await accountForMail(tx, userId);
+    if (account) {
+      await mail.mailer.queue(
+        tx,
+        `pro-refund:${claimed.id}`,
+        account.email,
+        proRefundedMail(mail.publicUrl, {
+          firstName: account.firstName,
+          amountCents: refundedCents(claimed),
+        }),
+      );
+    }
+    return row;
+  });
+  return toSubscription(refunded ?? claimed, null);
 }

@@ -19,7 +19,7 @@ async function insertedId(db: Db | Tx, query: ReturnType<typeof sql>): Promise<s
 
 /** `createdAt` only for imports and tests; otherwise now. */
 export function insertBetaSignup(
-  db: Db,
+  db: Db | Tx,
   values: { email: string; source: string; createdAt?: Date },
 ): Promise<string> {
   return insertedId(
@@ -31,7 +31,7 @@ export function insertBetaSignup(
 }
 
 export function insertNewsletterPreorder(
-  db: Db,
+  db: Db | Tx,
   values: { name: string; email: string; quantity: number; totalPriceCents: number },
 ): Promise<string> {
   return insertedId(
@@ -55,7 +55,7 @@ export interface NewDiscOrder {
   country?: string;
 }
 
-export function insertDiscOrder(db: Db, order: NewDiscOrder): Promise<string> {
+export function insertDiscOrder(db: Db | Tx, order: NewDiscOrder): Promise<string> {
   return insertedId(
     db,
     sql`insert into disc_orders (name, email, phone, company, quantity, shipping_address, city, state, zip_code, country)
@@ -86,6 +86,17 @@ export function insertDiscPreorder(
     sql`insert into disc_preorders (name, email, phone, payment_ref)
       values (${preorder.name}, ${preorder.email}, ${preorder.phone}, ${preorder.paymentRef}) returning id`,
   );
+}
+
+/** The deposit was paid: its pre-order is paid; the pre-order, or undefined when none names it. */
+export async function markDiscPreorderPaid(
+  tx: Tx,
+  paymentId: string,
+): Promise<{ id: string; name: string; email: string } | undefined> {
+  const result = await tx.execute<{ id: string; name: string; email: string }>(
+    sql`update disc_preorders set status = 'paid' where payment_ref = ${paymentId} returning id, name, email`,
+  );
+  return result.rows[0];
 }
 
 export async function setDepositProviderRef(db: Db, paymentId: string, ref: string): Promise<void> {

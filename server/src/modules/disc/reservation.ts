@@ -3,7 +3,7 @@ import type { discPreorderBodySchema } from '@streamshop/contract/disc.ts';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import type { PaymentProvider } from '../../platform/payments/provider.ts';
-import { providerUnavailable } from '../checkout/service.ts';
+import { providerUnavailable } from '../../platform/payments/provider.ts';
 import { failDeposit, insertDepositPayment, insertDiscPreorder, setDepositProviderRef } from './repo.ts';
 
 export type DiscReservationInput = z.output<typeof discPreorderBodySchema>;

@@ -11,6 +11,7 @@ import {
 import { errorBodySchema } from '@streamshop/contract/errors.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
+import type { Mailer } from '../../platform/mail/mailer.ts';
 import type { PaymentProvider } from '../../platform/payments/provider.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
 import { reserveDisc } from './reservation.ts';
@@ -38,7 +39,10 @@ export const discRoutes: FastifyPluginAsyncZod<{
   limiter: RateLimiter;
   payments: PaymentProvider;
   publicUrl: string;
-}> = async (app, { db, limiter, payments, publicUrl }) => {
+  /** Receipts and confirmations (ADR 0015). */
+  mailer: Mailer;
+}> = async (app, { db, limiter, payments, publicUrl, mailer }) => {
+  const mail = { mailer, publicUrl };
   // Throttle before the body is validated, so malformed floods are counted too.
   app.post(
     '/api/beta-signup',
@@ -48,7 +52,7 @@ export const discRoutes: FastifyPluginAsyncZod<{
       schema: { body: betaSignupBodySchema, response: { 201: betaSignupResponseSchema, ...errors } },
     },
     async (request, reply) => {
-      await registerBetaSignup(db, request.body);
+      await registerBetaSignup(db, mail, request.body);
       return reply.status(201).send({ ok: true as const });
     },
   );
@@ -63,7 +67,7 @@ export const discRoutes: FastifyPluginAsyncZod<{
         response: { 201: newsletterPreorderResponseSchema, ...errors },
       },
     },
-    async (request, reply) => reply.status(201).send(await createNewsletterPreorder(db, request.body)),
+    async (request, reply) => reply.status(201).send(await createNewsletterPreorder(db, mail, request.body)),
   );
 
   app.post(
@@ -84,6 +88,6 @@ export const discRoutes: FastifyPluginAsyncZod<{
       preValidation: async (request) => throttleDiscForm(limiter, 'order', request.ip),
       schema: { body: discOrderBodySchema, response: { 201: discOrderResponseSchema, ...errors } },
     },
-    async (request, reply) => reply.status(201).send(await createDiscOrder(db, request.body)),
+    async (request, reply) => reply.status(201).send(await createDiscOrder(db, mail, request.body)),
   );
 };

@@ -8,10 +8,25 @@ import {
 } from '@streamshop/contract/disc.ts';
 import { discTotalPrice, discUnitPriceCents } from '@streamshop/contract/money.ts';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { badRequest, conflict, tooManyRequests } from '../../platform/errors.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
-import { insertBetaSignup, insertDiscOrder, insertNewsletterPreorder, uniqueViolation } from './repo.ts';
+import {
+  betaSignupMail,
+  type DiscMail,
+  depositReceiptMail,
+  discOrderMail,
+  foundersPreorderMail,
+} from './mail.ts';
+import {
+  insertBetaSignup,
+  insertDiscOrder,
+  insertNewsletterPreorder,
+  markDiscPreorderPaid,
+  uniqueViolation,
+} from './repo.ts';
+
+export type { DiscMail } from './mail.ts';
 
 export type BetaSignupInput = z.output<typeof betaSignupBodySchema>;
 export type NewsletterPreorderInput = z.output<typeof newsletterPreorderBodySchema>;
@@ -32,10 +47,17 @@ export async function throttleDiscForm(limiter: RateLimiter, form: DiscForm, ip:
   if (!result.allowed) throw tooManyRequests(result.retryAfterSec);
 }
 
-/** Records an email for beta access; an email already registered (any case) is a 409. */
-export async function registerBetaSignup(db: Db, input: BetaSignupInput): Promise<void> {
+/**
+ * Records an email for beta access and queues its confirmation with it; an email already
+ * registered (any case) is a 409, and gets no second message.
+ */
+export async function registerBetaSignup(db: Db, mail: DiscMail, input: BetaSignupInput): Promise<void> {
+  const signup = { email: input.email, source: input.source ?? 'site' };
   try {
-    await insertBetaSignup(db, { email: input.email, source: input.source ?? 'site' });
+    await db.transaction(async (tx) => {
+      const id = await insertBetaSignup(tx, signup);
+      await mail.mailer.queue(tx, `beta-signup:${id}`, signup.email, betaSignupMail(mail.publicUrl, signup));
+    });
   } catch (error) {
     if (uniqueViolation(error) === 'beta_signups_email_key') {
       throw conflict('CONFLICT', BETA_DUPLICATE_MESSAGE, { email: 'is already registered' });
@@ -45,11 +67,13 @@ export async function registerBetaSignup(db: Db, input: BetaSignupInput): Promis
 }
 
 /**
- * Reserves discs of the Limited Founders Batch Edition. The total is computed here from the
- * quantity and the tier table; a client total that disagrees is refused, never stored.
+ * Reserves discs of the Limited Founders Batch Edition, and queues its confirmation with it. The
+ * total is computed here from the quantity and the tier table; a client total that disagrees is
+ * refused, never stored.
  */
 export async function createNewsletterPreorder(
   db: Db,
+  mail: DiscMail,
   input: NewsletterPreorderInput,
 ): Promise<NewsletterPreorder> {
   const totalPrice = discTotalPrice(input.quantity);
@@ -58,12 +82,22 @@ export async function createNewsletterPreorder(
       totalPrice: `does not match the price for ${input.quantity} discs (${totalPrice})`,
     });
   }
+  const preorder = {
+    name: input.name,
+    email: input.email,
+    quantity: input.quantity,
+    totalPriceCents: discUnitPriceCents(input.quantity) * input.quantity,
+  };
   try {
-    const id = await insertNewsletterPreorder(db, {
-      name: input.name,
-      email: input.email,
-      quantity: input.quantity,
-      totalPriceCents: discUnitPriceCents(input.quantity) * input.quantity,
+    const id = await db.transaction(async (tx) => {
+      const id = await insertNewsletterPreorder(tx, preorder);
+      await mail.mailer.queue(
+        tx,
+        `founders-preorder:${id}`,
+        preorder.email,
+        foundersPreorderMail(mail.publicUrl, { id, ...preorder }),
+      );
+      return id;
     });
     return { id, quantity: input.quantity, totalPrice };
   } catch (error) {
@@ -74,9 +108,13 @@ export async function createNewsletterPreorder(
   }
 }
 
-/** Records a full disc order; the team follows up with payment details. */
-export async function createDiscOrder(db: Db, input: DiscOrderInput): Promise<{ id: string }> {
-  const id = await insertDiscOrder(db, {
+/** Records a full disc order and queues its receipt with it; the team follows up with payment details. */
+export async function createDiscOrder(
+  db: Db,
+  mail: DiscMail,
+  input: DiscOrderInput,
+): Promise<{ id: string }> {
+  const order = {
     name: input.name,
     email: input.email,
     phone: input.phone ?? null,
@@ -87,6 +125,35 @@ export async function createDiscOrder(db: Db, input: DiscOrderInput): Promise<{ 
     state: input.state,
     zipCode: input.zipCode,
     country: input.country,
+  };
+  const id = await db.transaction(async (tx) => {
+    const id = await insertDiscOrder(tx, order);
+    await mail.mailer.queue(
+      tx,
+      `disc-order:${id}`,
+      order.email,
+      discOrderMail(mail.publicUrl, { id, ...order }),
+    );
+    return id;
   });
   return { id };
+}
+
+/**
+ * The $1 deposit was paid (in the payment webhook's transaction, once per payment): the pre-order
+ * is paid and its receipt is queued in the same transaction.
+ */
+export async function confirmDiscPreorder(
+  tx: Tx,
+  mail: DiscMail,
+  payment: { id: string; amountCents: number },
+): Promise<void> {
+  const preorder = await markDiscPreorderPaid(tx, payment.id);
+  if (!preorder) return;
+  await mail.mailer.queue(
+    tx,
+    `disc-preorder:${preorder.id}`,
+    preorder.email,
+    depositReceiptMail(mail.publicUrl, { ...preorder, amountCents: payment.amountCents }),
+  );
 }

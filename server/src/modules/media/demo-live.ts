@@ -21,13 +21,11 @@ export interface DemoPublishing {
     roomName: string,
     mimeType: string,
     onFailed: (reason: string) => void,
-    options?: { keepSegments?: number },
+    options?: { liveWindowOnly?: boolean },
   ): Promise<void>;
   pushFromPublisher(roomName: string, chunk: Buffer): void;
 }
 
-/** Segments the demo room keeps in storage: it never ends, so it has no whole replay. */
-const KEEP_SEGMENTS = 20;
 /** The clip's length: it loops for as long as the server runs. */
 const CLIP_SECONDS = 12;
 const RESTART_MS = 2000;
@@ -51,14 +49,17 @@ export class DemoLive {
     private readonly ffmpegPath = 'ffmpeg',
   ) {}
 
-  /** A (re)started loop: the room's publisher starts over, keeping only the last segments. */
+  /**
+   * A (re)started loop: the room's publisher starts over, keeping only the live window in storage
+   * (the room never ends, so it has no whole replay).
+   */
   private onStart(): Promise<void> {
     const { roomName, log } = this;
     return this.media.startPublishing(
       roomName,
       'video/webm;codecs=h264',
       (reason) => log.warn({ roomName, reason }, 'demo live stream refused'),
-      { keepSegments: KEEP_SEGMENTS },
+      { liveWindowOnly: true },
     );
   }
 

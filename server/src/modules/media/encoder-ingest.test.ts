@@ -1,6 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { promisify } from 'node:util';
+import { INGEST_OFF_MESSAGE } from '@streamshop/contract/ingest.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { freePort } from '../../test/ports.ts';
@@ -27,9 +28,8 @@ beforeAll(async () => {
   t = await buildTestApp(
     { rtmpPort, rtmpUrl: `rtmp://127.0.0.1:${rtmpPort}/live`, logLevel: 'info' },
     {
-      autoEnd: false,
       viewerSampling: false,
-      encoderReconnectGraceMs: GRACE_MS,
+      publisherGraceMs: GRACE_MS,
       logStream: { write: (line: string) => void logLines.push(line) },
     },
   );
@@ -58,7 +58,12 @@ async function ingestOf(room: string) {
     headers: { cookie: owner.cookie },
   });
   expect(response.statusCode).toBe(200);
-  return response.json() as { rtmpUrl: string; streamKey: string; encoderConnected: boolean };
+  return response.json() as {
+    rtmpUrl: string;
+    streamKey: string;
+    encoderConnected: boolean;
+    encoderLeftAt: string | null;
+  };
 }
 
 /** ffmpeg as OBS: a test picture and a tone, `seconds` long, published to `url`. */
@@ -159,6 +164,66 @@ describe('stream keys', () => {
     expect((await ingestOf(room)).streamKey).toBe(ingest.streamKey);
     // Not in the stream's public view either.
     expect(JSON.stringify(await streamOf(room))).not.toContain(ingest.streamKey);
+    // The database keeps no key: a copy of it cannot take the stream live.
+    const row = await t.database.pool.query(
+      'select row_to_json(s)::text as stored from streams s where room_name = $1',
+      [room],
+    );
+    expect(row.rows[0].stored).not.toContain(ingest.streamKey);
+    expect(row.rows[0].stored).not.toContain(ingest.streamKey.slice(3));
+    // Every page may ask whether this server takes encoders.
+    expect((await t.app.inject({ url: '/api/ingest' })).json()).toEqual({ rtmp: true });
+  });
+
+  it('keeps showing a key stored before keys were hashed until the owner resets it; the reset one is not stored', async () => {
+    const room = await newRoom();
+    const legacy = 'sk_legacyKeyMadeBefore0017xxxxxxxx';
+    await t.database.pool.query(
+      `update streams set ingest_key = $2, ingest_key_hash = encode(sha256(convert_to($2, 'UTF8')), 'hex')
+       where room_name = $1`,
+      [room, legacy],
+    );
+    expect((await ingestOf(room)).streamKey).toBe(legacy);
+    const reset = await t.app.inject({
+      method: 'POST',
+      url: `/api/streams/${room}/ingest/rotate`,
+      headers: { cookie: owner.cookie },
+    });
+    const fresh = reset.json().streamKey;
+    expect(fresh).toMatch(/^sk_[A-Za-z0-9_-]{32}$/);
+    expect(fresh).not.toBe(legacy);
+    expect((await ingestOf(room)).streamKey).toBe(fresh);
+    const [row] = (await t.database.pool.query('select ingest_key from streams where room_name = $1', [room]))
+      .rows;
+    expect(row.ingest_key).toBeNull();
+  });
+
+  it('on a server that takes no encoder (RTMP_PORT 0): says so, and gives no key (409)', async () => {
+    const off = await buildTestApp({ rtmpPort: 0 }, { viewerSampling: false });
+    try {
+      expect((await off.app.inject({ url: '/api/ingest' })).json()).toEqual({ rtmp: false });
+      const seller = await signUp(off.app);
+      const room = (
+        await off.app.inject({
+          method: 'POST',
+          url: '/api/rooms',
+          headers: { cookie: seller.cookie },
+          payload: { title: 'No encoders here' },
+        })
+      ).json().roomName;
+      expect((await off.app.inject({ url: `/api/streams/${room}/ingest` })).statusCode).toBe(401);
+      for (const method of ['GET', 'POST'] as const) {
+        const answer = await off.app.inject({
+          method,
+          url: `/api/streams/${room}/ingest${method === 'POST' ? '/rotate' : ''}`,
+          headers: { cookie: seller.cookie },
+        });
+        expect(answer.statusCode).toBe(409);
+        expect(answer.json().message).toBe(INGEST_OFF_MESSAGE);
+      }
+    } finally {
+      await off.close();
+    }
   });
 });
 
@@ -194,7 +259,7 @@ describe('publishing from an encoder', () => {
     // Gone for longer than the grace: the stream ends and its segments become the replay.
     const vodUrl = await until(async () => (await streamOf(room)).vodUrl, 'the replay', 30_000);
     expect(vodUrl).toMatch(/index\.m3u8$/);
-    expect((await ingestOf(room)).encoderConnected).toBe(false);
+    expect(await ingestOf(room)).toMatchObject({ encoderConnected: false, encoderLeftAt: null });
     // The log said who published, never with the key.
     expect(logLines.join('\n')).not.toContain(streamKey);
   });
@@ -204,8 +269,14 @@ describe('publishing from an encoder', () => {
     const { rtmpUrl, streamKey } = await ingestOf(room);
     const first = encoder(`${rtmpUrl}/${streamKey}`, 2);
     await until(async () => (await streamOf(room)).isActive, 'live');
+    expect((await ingestOf(room)).encoderLeftAt).toBeNull();
     await first.exited;
+    // Away: a reload of the host's page learns that the stream is the encoder's, coming back.
+    const away = await until(async () => (await ingestOf(room)).encoderLeftAt, 'the encoder to be away');
+    expect(Date.now() - Date.parse(away)).toBeLessThan(GRACE_MS);
     const second = encoder(`${rtmpUrl}/${streamKey}`, 4);
+    await until(async () => (await ingestOf(room)).encoderConnected, 'the encoder back');
+    expect((await ingestOf(room)).encoderLeftAt).toBeNull();
     await new Promise((r) => setTimeout(r, GRACE_MS + 1000));
     const stream = await streamOf(room);
     expect(stream.isActive).toBe(true);

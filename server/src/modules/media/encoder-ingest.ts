@@ -1,11 +1,11 @@
-import { ENCODER_RECONNECT_GRACE_SEC } from '@streamshop/contract/ingest.ts';
 import type { ServerMessage } from '@streamshop/contract/live.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import type { Bus } from '../../platform/bus.ts';
-import { endStream, startStream } from '../streams/service.ts';
+import { startStream } from '../streams/service.ts';
 import { FlvError } from './flv-ingest.ts';
-import { ingestOfKey, ingestOfRoom, setEncoderConnected } from './ingest-repo.ts';
+import { ingestOfKey } from './ingest-keys.ts';
+import { setEncoderConnected } from './ingest-repo.ts';
 import { keyIdOf, type PublishDecision, RtmpIngestServer, type RtmpPublishSession } from './rtmp/server.ts';
 import { FLV_SOURCE, type MediaService } from './service.ts';
 
@@ -20,10 +20,8 @@ export interface EncoderIngestOptions {
   bus: Bus;
   media: MediaService;
   log: FastifyBaseLogger;
-  /** Tells the room's viewers (stream_started, stream_ended) on every instance. */
+  /** Tells the room's viewers (stream_started) on every instance. */
   announce: (roomName: string, message: ServerMessage) => Promise<void>;
-  /** How long an encoder may be gone before its stream ends (default 30 s). */
-  reconnectGraceMs?: number;
 }
 
 /** Drops the room's encoder on whichever instance it publishes (its key was replaced). */
@@ -35,14 +33,13 @@ export async function dropEncoderEverywhere(bus: Bus, roomName: string): Promise
  * Going live from OBS: the RTMP server's publishes, fed into the same media pipeline as the
  * browser's (ADR 0013). A stream key opens its stream; a created stream goes live when its encoder
  * connects; a newer publish of the same stream takes over; the stream ends at End Stream, at the
- * plan's limit, or when its encoder has been gone for ENCODER_RECONNECT_GRACE_SEC.
+ * plan's limit, or when its publisher has been gone for PUBLISHER_GRACE_SEC (any instance ends it:
+ * the publisher's lease is in the stream's row, ADR 0018).
  */
 export class EncoderIngest {
   private readonly server: RtmpIngestServer;
   /** The encoder publishing each room on this instance. */
   private readonly sessions = new Map<string, RtmpPublishSession>();
-  /** Rooms whose encoder left, ended if it has not come back by then. */
-  private readonly graceTimers = new Map<string, NodeJS.Timeout>();
   private unsubscribe: (() => Promise<void>) | undefined;
 
   constructor(private readonly options: EncoderIngestOptions) {
@@ -61,9 +58,12 @@ export class EncoderIngest {
     return (await this.server.listen(port, host)).port;
   }
 
+  /** A drain: no new encoder connects here; those publishing go on until the app closes. */
+  stopAccepting(): void {
+    void this.server.stopListening();
+  }
+
   async close(): Promise<void> {
-    for (const timer of this.graceTimers.values()) clearTimeout(timer);
-    this.graceTimers.clear();
     await this.unsubscribe?.();
     await this.server.close();
   }
@@ -100,8 +100,6 @@ export class EncoderIngest {
     const { db, media, log } = this.options;
     const roomName = session.id;
     this.sessions.set(roomName, session);
-    clearTimeout(this.graceTimers.get(roomName));
-    this.graceTimers.delete(roomName);
     const buffered: Buffer[] = [];
     let ready = false;
     const push = (chunk: Buffer) => {
@@ -124,9 +122,8 @@ export class EncoderIngest {
       void setEncoderConnected(db, roomName, false).catch((error) =>
         log.warn({ err: error, roomName }, 'saving the encoder state failed'),
       );
-      // Dropped for a reset key or unreadable video too: the seller has the grace to come back.
-      // (A takeover never gets here, and the end of an ended stream is a no-op.)
-      if (end.reason !== 'server-closed') this.endLater(roomName);
+      // Dropped for a reset key or unreadable video too: the seller has the grace to come back
+      // (stopPublishing released the publisher's lease; a takeover never gets here).
     });
     void (async () => {
       await media.startPublishing(roomName, FLV_SOURCE, (reason) => session.kick(reason));
@@ -138,28 +135,6 @@ export class EncoderIngest {
       log.error({ err: error, roomName }, 'starting an encoder publish failed');
       session.kick('Server error');
     });
-  }
-
-  /** Ends the stream unless an encoder is back by then (on any instance). */
-  private endLater(roomName: string): void {
-    const { db, log, announce } = this.options;
-    const timer = setTimeout(
-      () => {
-        this.graceTimers.delete(roomName);
-        void (async () => {
-          const record = await ingestOfRoom(db, roomName);
-          if (!record || record.ended || record.encoderConnected) return;
-          await endStream(db, record.ownerId, roomName);
-          await announce(roomName, { type: 'stream_ended' });
-          log.info({ roomName }, 'stream ended: its encoder did not come back');
-        })().catch((error) =>
-          log.error({ err: error, roomName }, 'ending a stream after its encoder left failed'),
-        );
-      },
-      this.options.reconnectGraceMs ?? ENCODER_RECONNECT_GRACE_SEC * 1000,
-    );
-    timer.unref();
-    this.graceTimers.set(roomName, timer);
   }
 }
 

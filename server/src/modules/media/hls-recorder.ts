@@ -1,9 +1,10 @@
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { hlsPath, LIVE_PLAYLIST, REPLAY_PLAYLIST } from '@streamshop/contract/live.ts';
+import { hlsPath, LIVE_PLAYLIST } from '@streamshop/contract/live.ts';
 import type { Storage } from '../../platform/storage.ts';
 import type { PipelinePart } from './pipeline.ts';
 import {
+  dropOldest,
   LIVE_WINDOW_SEGMENTS,
   type Playlist,
   parsePlaylist,
@@ -17,10 +18,13 @@ const POLL_MS = 100;
 /** A new thumbnail at most this often while live. */
 export const THUMBNAIL_EVERY_MS = 30_000;
 
-const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
+export const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
 
 /** Where a stream's HLS files are kept in storage (served at hlsPath: /media/ + the key). */
 export const hlsKey = (roomName: string, file: string) => `hls/${roomName}/${file}`;
+
+/** A recorded part's own playlist (its segments, closed with #EXT-X-ENDLIST once complete). */
+export const partPlaylistName = (partId: string) => `part-${partId}.m3u8`;
 
 async function readIfThere(file: string): Promise<Buffer | undefined> {
   try {
@@ -31,32 +35,25 @@ async function readIfThere(file: string): Promise<Buffer | undefined> {
   }
 }
 
-async function storedPlaylist(storage: Storage, roomName: string): Promise<Playlist | undefined> {
-  const object = await storage.get(hlsKey(roomName, REPLAY_PLAYLIST));
+/** A playlist in storage, or undefined when there is none. */
+export async function storedPlaylist(storage: Storage, key: string): Promise<Playlist | undefined> {
+  const object = await storage.get(key);
   if (!object) return undefined;
   const chunks: Buffer[] = [];
   for await (const chunk of object.body) chunks.push(chunk as Buffer);
   return parsePlaylist(Buffer.concat(chunks).toString('utf8'));
 }
 
-async function putPlaylists(storage: Storage, roomName: string, playlist: Playlist): Promise<void> {
-  await storage.put(hlsKey(roomName, REPLAY_PLAYLIST), Buffer.from(renderPlaylist(playlist)), PLAYLIST_TYPE);
-  await storage.put(
-    hlsKey(roomName, LIVE_PLAYLIST),
-    Buffer.from(renderPlaylist(playlist, LIVE_WINDOW_SEGMENTS)),
-    PLAYLIST_TYPE,
-  );
+export async function putPlaylist(storage: Storage, key: string, text: string): Promise<void> {
+  await storage.put(key, Buffer.from(text), PLAYLIST_TYPE);
 }
 
-/**
- * Closes a stream's stored playlist (#EXT-X-ENDLIST, type VOD): it is the replay. Any instance
- * may do it, any number of times. Undefined when the stream has no segments.
- */
-export async function closeStoredPlaylist(storage: Storage, roomName: string): Promise<string | undefined> {
-  const playlist = await storedPlaylist(storage, roomName);
-  if (!playlist || playlist.segments.length === 0) return undefined;
-  if (!playlist.ended) await putPlaylists(storage, roomName, { ...playlist, ended: true });
-  return hlsPath(roomName, REPLAY_PLAYLIST);
+/** What the recorder tells the stream's record of parts (the database). */
+export interface RecordedParts {
+  /** Before a part's first segment goes to storage: it is one of the stream's parts from now on. */
+  opened(partId: string): Promise<void>;
+  /** After its last segment and its closed playlist are in storage. */
+  closed(partId: string): Promise<void>;
 }
 
 interface PartState {
@@ -64,7 +61,11 @@ interface PartState {
   init: Buffer | undefined;
   /** ffmpeg's segment names already moved to storage. */
   stored: Set<string>;
-  /** ffmpeg has exited: one last look, then the folder goes. */
+  /** The part's segments in storage, in order: its own playlist. */
+  segments: Segment[];
+  /** Recorded as one of the stream's parts. */
+  opened: boolean;
+  /** ffmpeg has exited: one last look, then the part is closed and its folder goes. */
   ended: boolean;
 }
 
@@ -75,62 +76,78 @@ export interface HlsRecorderOptions {
   /** A new thumbnail is in storage at this URL. */
   onThumbnail: (url: string) => void;
   /**
-   * Keep only this many segments, deleting older ones from storage (the always-live demo room,
-   * which would otherwise grow without end). Such a stream has no whole replay.
+   * Where each part is recorded, so that any instance can join them into the replay. Absent: the
+   * stream keeps only its live window, deleting older segments from storage (the always-live demo
+   * room, which would otherwise grow without end); it has no replay.
    */
-  keepSegments?: number;
+  parts?: RecordedParts;
   ffmpegPath?: string;
 }
 
 /**
- * The stream's HLS on the publisher's instance: moves each segment ffmpeg finishes (in every part,
- * one per ffmpeg run) to storage, and after each one rewrites the stream's playlists there: the
- * live window (live.m3u8) and the whole stream (index.m3u8), which close() turns into the replay.
- * A stream that continues here after another instance (a publisher reconnect) continues the
- * playlist stored before. Every 30 s one segment's first frame becomes the thumbnail.
+ * The stream's HLS on the instance holding its publisher: moves each segment ffmpeg finishes (in
+ * every part, one per ffmpeg run) to storage. After each one it rewrites that part's own playlist
+ * there (`part-<id>.m3u8`, closed when the part ends), which is what the replay is made of, and
+ * the live window (`live.m3u8`), which a publisher moving here from another instance continues.
+ * Every 30 s one segment's first frame becomes the thumbnail.
  */
 export class HlsRecorder {
-  private playlist: Playlist | undefined;
+  /** The live window: the last segments, with the sequence numbers of what it left out. */
+  private window: Playlist | undefined;
   private readonly parts = new Map<string, PartState>();
   private timer: NodeJS.Timeout | undefined;
   private work: Promise<void> = Promise.resolve();
   private lastThumbnailAt = 0;
   private thumbnails = 0;
+  /** The thumbnail being made (ffmpeg, then storage), if any: close() waits for it. */
+  private thumbnailWork: Promise<void> = Promise.resolve();
   /** Stored thumbnails, newest last: only the last two are kept (pages may still show the one before). */
   private readonly thumbnailKeys: string[] = [];
+  /**
+   * This instance holds the stream's publisher: new segments go into the live window. Off once
+   * another instance has taken the publisher over (this one only finishes its parts then).
+   */
+  live = true;
 
   constructor(private readonly options: HlsRecorderOptions) {}
 
   addPart(part: PipelinePart): void {
-    this.parts.set(part.id, { part, init: undefined, stored: new Set(), ended: false });
+    // A publisher (re)starting here continues the window as stored, wherever it was written.
+    if (this.parts.size === 0) this.window = undefined;
+    this.parts.set(part.id, {
+      part,
+      init: undefined,
+      stored: new Set(),
+      segments: [],
+      opened: false,
+      ended: false,
+    });
     this.timer ??= setInterval(() => this.schedule(), POLL_MS);
   }
 
-  /** The part's ffmpeg exited: its last segments go to storage now. */
+  /** The part's ffmpeg exited: its last segments go to storage now, then it is closed. */
   endPart(part: PipelinePart): Promise<void> {
     const state = this.parts.get(part.id);
     if (state) state.ended = true;
     return this.schedule();
   }
 
-  /** Waits for every finished segment to be stored; ended parts' folders are removed. */
+  /** Waits for every finished segment to be stored; ended parts are closed and their folders removed. */
   flush(): Promise<void> {
     return this.schedule();
   }
 
-  /** Stops watching and closes the stored playlist: the replay. Undefined without segments. */
-  async close(): Promise<string | undefined> {
-    await this.flush();
-    this.stopTimer();
-    // Anything stored after this keeps the playlist closed.
-    if (this.playlist) this.playlist.ended = true;
-    return closeStoredPlaylist(this.options.storage, this.options.roomName);
+  /** The parts recorded and not yet closed (their heartbeat says this instance still writes them). */
+  openParts(): string[] {
+    return [...this.parts.values()].filter((state) => state.opened).map((state) => state.part.id);
   }
 
-  /** Stops watching without closing the playlist (this instance is shutting down). */
-  async stop(): Promise<void> {
+  /** Stores what is finished and stops watching (the stream ended, or this instance is stopping). */
+  /** Stores what is left, and waits for a thumbnail being made: nothing is written after this. */
+  async close(): Promise<void> {
     await this.flush();
     this.stopTimer();
+    await this.thumbnailWork;
   }
 
   private stopTimer() {
@@ -149,9 +166,9 @@ export class HlsRecorder {
   }
 
   private async collect(): Promise<void> {
-    const { storage, roomName } = this.options;
-    this.playlist ??= (await storedPlaylist(storage, roomName)) ?? { segments: [], ended: false };
-    const playlist = this.playlist;
+    const { storage, roomName, parts } = this.options;
+    this.window ??= await liveWindowOf(storage, roomName);
+    const window = this.window;
     let added = 0;
     for (const state of this.parts.values()) {
       const { part } = state;
@@ -160,42 +177,62 @@ export class HlsRecorder {
         ? parsePlaylist(text.toString('utf8')).segments.filter((s) => !state.stored.has(s.uri))
         : [];
       for (const segment of fresh) {
+        if (parts && !state.opened) {
+          await parts.opened(part.id);
+          state.opened = true;
+        }
+        const map = `${part.id}-init.mp4`;
         if (!state.init) {
           state.init = await readFile(path.join(part.dir, 'init.mp4'));
-          await storage.put(hlsKey(roomName, `${part.id}-init.mp4`), state.init, 'video/mp4');
+          await storage.put(hlsKey(roomName, map), state.init, 'video/mp4');
         }
         const bytes = await readFile(path.join(part.dir, segment.uri));
-        await storage.put(hlsKey(roomName, `${part.id}-${segment.uri}`), bytes, 'video/iso.segment');
+        const uri = `${part.id}-${segment.uri}`;
+        await storage.put(hlsKey(roomName, uri), bytes, 'video/iso.segment');
         state.stored.add(segment.uri);
-        const entry: Segment = {
-          uri: `${part.id}-${segment.uri}`,
-          duration: segment.duration,
-          map: `${part.id}-init.mp4`,
-          discontinuity:
-            playlist.segments.length > 0 && playlist.segments.at(-1)?.map !== `${part.id}-init.mp4`,
-        };
-        playlist.segments.push(entry);
-        added += 1;
+        state.segments.push({ uri, duration: segment.duration, map, discontinuity: false });
+        if (this.live) {
+          window.segments.push({
+            uri,
+            duration: segment.duration,
+            map,
+            discontinuity: (window.segments.at(-1)?.map ?? map) !== map,
+          });
+          added += 1;
+        }
         await rm(path.join(part.dir, segment.uri), { force: true });
         this.maybeThumbnail(state.init, bytes);
       }
+      if (parts && state.opened && (fresh.length > 0 || state.ended)) {
+        const playlist: Playlist = { segments: state.segments, ended: state.ended };
+        await putPlaylist(storage, hlsKey(roomName, partPlaylistName(part.id)), renderPlaylist(playlist));
+      }
       if (state.ended) {
+        if (parts && state.opened) await parts.closed(part.id);
         this.parts.delete(part.id);
         await rm(part.dir, { recursive: true, force: true });
       }
     }
-    const keep = this.options.keepSegments;
-    if (keep !== undefined && playlist.segments.length > keep) {
-      const dropped = playlist.segments.splice(0, playlist.segments.length - keep);
-      playlist.sequence = (playlist.sequence ?? 0) + dropped.length;
-      const maps = new Set(playlist.segments.map((segment) => segment.map));
-      for (const segment of dropped) await storage.delete(hlsKey(roomName, segment.uri));
-      for (const map of new Set(dropped.map((segment) => segment.map))) {
-        if (!maps.has(map)) await storage.delete(hlsKey(roomName, map));
-      }
+    const dropped = dropOldest(window, LIVE_WINDOW_SEGMENTS);
+    if (!parts) await this.deleteDropped(window, dropped);
+    if (added > 0) {
+      await putPlaylist(
+        storage,
+        hlsKey(roomName, LIVE_PLAYLIST),
+        renderPlaylist(window, LIVE_WINDOW_SEGMENTS),
+      );
     }
-    if (added > 0) await putPlaylists(storage, roomName, playlist);
     if (this.parts.size === 0) this.stopTimer();
+  }
+
+  /** Without a replay to keep, segments (and init segments) that left the window leave storage. */
+  private async deleteDropped(window: Playlist, dropped: Segment[]): Promise<void> {
+    const { storage, roomName } = this.options;
+    const maps = new Set(window.segments.map((segment) => segment.map));
+    for (const segment of dropped) await storage.delete(hlsKey(roomName, segment.uri));
+    for (const map of new Set(dropped.map((segment) => segment.map))) {
+      if (!maps.has(map)) await storage.delete(hlsKey(roomName, map));
+    }
   }
 
   private maybeThumbnail(init: Buffer, segment: Buffer) {
@@ -204,7 +241,7 @@ export class HlsRecorder {
     this.lastThumbnailAt = now;
     const { storage, roomName, log, onThumbnail } = this.options;
     const name = `thumb-${Date.now().toString(36)}-${this.thumbnails++}.jpg`;
-    void grabThumbnail(init, segment, this.options.ffmpegPath)
+    this.thumbnailWork = grabThumbnail(init, segment, this.options.ffmpegPath)
       .then(async (jpeg) => {
         await storage.put(hlsKey(roomName, name), jpeg, 'image/jpeg');
         onThumbnail(hlsPath(roomName, name));
@@ -213,4 +250,10 @@ export class HlsRecorder {
       })
       .catch((error) => log.warn({ err: error, roomName }, 'making a thumbnail failed'));
   }
+}
+
+/** The stream's live window as stored (by this instance or another), or an empty one. */
+async function liveWindowOf(storage: Storage, roomName: string): Promise<Playlist> {
+  const stored = await storedPlaylist(storage, hlsKey(roomName, LIVE_PLAYLIST));
+  return stored && !stored.ended ? { ...stored, ended: false } : { segments: [], ended: false };
 }

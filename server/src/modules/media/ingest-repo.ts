@@ -1,21 +1,29 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 
-/** RTMP ingest's queries: a stream's key, who publishes with it, and whether an encoder is on. */
+/** RTMP ingest's queries: a stream's key, who publishes with it, and whether an encoder is on or away. */
 
 export interface IngestRecord {
   streamId: string;
   roomName: string;
   ownerId: string;
   plan: string;
-  ingestKey: string | null;
+  /** A key from before keys stopped being stored (migration 0017); null for every newer one. */
+  legacyKey: string | null;
+  /** What the key is derived from, with SESSION_SECRET and the stream's id; null before the first ask. */
+  keyNonce: string | null;
+  keyHash: string | null;
   encoderConnected: boolean;
+  /** When the stream's encoder left; null while one publishes, or when none ever did. */
+  encoderLeftAt: Date | null;
   isActive: boolean;
   ended: boolean;
 }
 
-const INGEST_COLUMNS = sql.raw(`s.id, s.room_name, s.owner_id, u.plan, s.ingest_key,
-  s.encoder_connected_at is not null as encoder_connected, s.is_active, s.ended_at is not null as ended`);
+const INGEST_COLUMNS =
+  sql.raw(`s.id, s.room_name, s.owner_id, s.plan, s.ingest_key, s.ingest_key_nonce, s.ingest_key_hash,
+  s.encoder_connected_at is not null as encoder_connected, s.encoder_left_at, s.is_active,
+  s.ended_at is not null as ended`);
 
 type IngestRow = {
   id: string;
@@ -23,7 +31,10 @@ type IngestRow = {
   owner_id: string;
   plan: string;
   ingest_key: string | null;
+  ingest_key_nonce: string | null;
+  ingest_key_hash: string | null;
   encoder_connected: boolean;
+  encoder_left_at: Date | string | null;
   is_active: boolean;
   ended: boolean;
 };
@@ -33,40 +44,58 @@ const toRecord = (row: IngestRow): IngestRecord => ({
   roomName: row.room_name,
   ownerId: row.owner_id,
   plan: row.plan,
-  ingestKey: row.ingest_key,
+  legacyKey: row.ingest_key,
+  keyNonce: row.ingest_key_nonce,
+  keyHash: row.ingest_key_hash,
   encoderConnected: row.encoder_connected,
+  encoderLeftAt: row.encoder_left_at === null ? null : new Date(row.encoder_left_at),
   isActive: row.is_active,
   ended: row.ended,
 });
 
 async function ingestWhere(db: Db, condition: SQL): Promise<IngestRecord | undefined> {
   const result = await db.execute<IngestRow>(sql`
-    select ${INGEST_COLUMNS} from streams s join users u on u.id = s.owner_id where ${condition}`);
+    select ${INGEST_COLUMNS} from streams s where ${condition}`);
   const row = result.rows[0];
   return row && toRecord(row);
 }
 
 export const ingestOfRoom = (db: Db, roomName: string) => ingestWhere(db, sql`s.room_name = ${roomName}`);
 
-/** The stream an encoder publishes to with `key`, if any. */
-export const ingestOfKey = (db: Db, key: string) => ingestWhere(db, sql`s.ingest_key = ${key}`);
+/** The stream an encoder publishes to with the key of this hash, if any. */
+export const ingestOfKeyHash = (db: Db, keyHash: string) =>
+  ingestWhere(db, sql`s.ingest_key_hash = ${keyHash}`);
 
-/** Gives the stream `key` unless it has one already; answers the key it has now. */
-export async function ensureIngestKey(db: Db, streamId: string, key: string): Promise<string> {
-  const result = await db.execute<{ ingest_key: string }>(sql`
-    update streams set ingest_key = coalesce(ingest_key, ${key}) where id = ${streamId}
-    returning ingest_key`);
-  const row = result.rows[0];
-  if (!row) throw new Error('stream vanished while giving it an ingest key');
-  return row.ingest_key;
-}
-
-export async function replaceIngestKey(db: Db, streamId: string, key: string): Promise<void> {
-  await db.execute(sql`update streams set ingest_key = ${key} where id = ${streamId}`);
-}
-
-export async function setEncoderConnected(db: Db, roomName: string, connected: boolean): Promise<void> {
+/**
+ * Gives the stream its first key (its nonce and the key's hash) unless it has one already, from
+ * this request or a concurrent one; answers the stream as it is now.
+ */
+export async function ensureIngestKey(
+  db: Db,
+  streamId: string,
+  key: { nonce: string; hash: string },
+): Promise<IngestRecord> {
   await db.execute(sql`
-    update streams set encoder_connected_at = ${connected ? sql`coalesce(encoder_connected_at, now())` : null}
-    where room_name = ${roomName}`);
+    update streams set ingest_key_nonce = ${key.nonce}, ingest_key_hash = ${key.hash}
+    where id = ${streamId} and ingest_key_nonce is null and ingest_key is null`);
+  const record = await ingestWhere(db, sql`s.id = ${streamId}`);
+  if (!record) throw new Error('stream vanished while giving it an ingest key');
+  return record;
+}
+
+/** A new key: the old one (and a key from before 0017) stops working at once. */
+export async function replaceIngestKey(db: Db, streamId: string, key: { nonce: string; hash: string }) {
+  await db.execute(sql`
+    update streams set ingest_key = null, ingest_key_nonce = ${key.nonce}, ingest_key_hash = ${key.hash}
+    where id = ${streamId}`);
+}
+
+/** An encoder started publishing the stream, or left it (the time it left is kept for the grace). */
+export async function setEncoderConnected(db: Db, roomName: string, connected: boolean): Promise<void> {
+  await db.execute(
+    connected
+      ? sql`update streams set encoder_connected_at = coalesce(encoder_connected_at, now()), encoder_left_at = null
+          where room_name = ${roomName}`
+      : sql`update streams set encoder_connected_at = null, encoder_left_at = now() where room_name = ${roomName}`,
+  );
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { redisBus } from '../../platform/bus.ts';
+import { memoryBus, redisBus } from '../../platform/bus.ts';
 import { s3Storage } from '../../platform/storage.ts';
 import { type S3Server, startS3Server } from '../../test/s3-server.ts';
 import { buildTestApp, listenOnLoopback, signUp, type TestApp } from '../../test/test-app.ts';
@@ -342,6 +342,64 @@ describe('live video: one pipeline, two paths, the replay from the same segments
     );
     expect((await t.app.inject({ url: '/api/health' })).statusCode).toBe(200);
   });
+
+  it('removes every stored file of a stream whose seller deletes the account while live, and makes no replay', async () => {
+    const seller = await signUp(t.app);
+    const room = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/rooms',
+        headers: { cookie: seller.cookie },
+        payload: { title: 'Deleted while live' },
+      })
+    ).json().roomName;
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/streams/${room}/start`,
+      headers: { cookie: seller.cookie },
+    });
+    const viewer = open(`/ws/media?room=${room}`);
+    await viewer.opened;
+    const publisher = open(
+      `/ws/publish?room=${room}&mimeType=${encodeURIComponent(H264_TYPE)}`,
+      seller.cookie,
+    );
+    await until(() => publisher.frames.some((f) => textOf(f)?.type === 'publish_ready'), 'ready');
+    const folder = path.join(t.config.dataDir, 'media', 'hls', room);
+    const stored = () => (existsSync(folder) ? readdirSync(folder) : []);
+    const sending = publish(publisher.socket, h264.sizes, 0, h264);
+    await until(() => stored().some((file) => file.endsWith('.m4s')), 'a stored segment');
+
+    const deleted = await t.app.inject({
+      method: 'POST',
+      url: '/api/account/delete',
+      headers: { cookie: seller.cookie },
+      payload: { password: seller.password },
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    await sending;
+    await until(() => viewer.frames.some((f) => textOf(f)?.type === 'stream_ended'), 'stream_ended');
+    // The recorder stops after the account's files went: what it wrote meanwhile goes where it stops.
+    const publishing = async () =>
+      (
+        await t.database.pool.query(
+          'select publisher_instance is not null as publishing from streams where room_name = $1',
+          [room],
+        )
+      ).rows[0].publishing as boolean;
+    const deadline = Date.now() + 15_000;
+    while ((await publishing()) || stored().length > 0) {
+      if (Date.now() > deadline) throw new Error(`still stored after the end: ${stored().join(', ')}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(stored()).toEqual([]);
+    expect((await t.app.inject({ url: `/api/streams/${room}` })).statusCode).toBe(404);
+    const [row] = (
+      await t.database.pool.query('select vod_url, replay_state from streams where room_name = $1', [room])
+    ).rows;
+    expect(row).toEqual({ vod_url: null, replay_state: 'empty' });
+  });
 });
 
 describe('pipeline faults and reconnects', () => {
@@ -352,7 +410,7 @@ describe('pipeline faults and reconnects', () => {
     const publisher = await connectPublisher(room, H264_TYPE);
     await publish(publisher.socket, h264.sizes.slice(0, 15), 0, h264);
     await until(() => viewer.frames.some((f) => textOf(f)?.type === 'media_reset'), 'first init');
-    const hlsUrl = `/media/hls/${room}/index.m3u8`;
+    const hlsUrl = `/media/hls/${room}/live.m3u8`;
     const deadline = Date.now() + 15_000;
     while ((await segmentsIn(hlsUrl)) < 1 && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 100));
@@ -416,36 +474,117 @@ describe('pipeline faults and reconnects', () => {
     return { instance, on, room };
   }
 
-  it('publishes the replay of a stream whose instance went away before its end, from another instance', async () => {
+  it('makes the replay of a stream whose publisher’s instance stopped before its end, on another instance', async () => {
     const { instance: first, room } = await publishingInstance();
     const deadline = Date.now() + 15_000;
     // Asked in-process: a keep-alive HTTP connection would hold up the close below.
     const stored = async () =>
-      (await first.app.inject({ url: `/media/hls/${room}/index.m3u8` })).body
+      (await first.app.inject({ url: `/media/hls/${room}/live.m3u8` })).body
         .split('\n')
         .filter((line) => line.endsWith('.m4s')).length;
     while ((await stored()) < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    // Another instance runs on (its sweep made quick for the test); this one goes away live.
+    // Another instance on the same storage runs on (its sweep made quick for the test); this one
+    // stops while live, closing its part and letting go of the publisher.
     const other = await buildTestApp(
       { dataDir: first.config.dataDir, sessionSecret: t.config.sessionSecret },
-      { database: t.database, autoEnd: false, viewerSampling: false, orphanSweepMs: 200 },
+      { database: t.database, autoEnd: false, viewerSampling: false, replaySweepMs: 200 },
     );
     await first.app.close();
     try {
+      expect((await streamOf(room, other.app)).isActive).toBe(true);
       await endStream(room); // ended elsewhere (another instance, or the plan's limit)
-      await new Promise((r) => setTimeout(r, 600));
-      // Within the grace the publisher's instance would have had, nobody else closes it.
-      expect((await streamOf(room, other.app)).vodUrl).toBeNull();
-      await t.database.pool.query(
-        `update streams set ended_at = now() - interval '1 minute' where room_name = $1`,
-        [room],
-      );
       const vodUrl = await waitForStream(room, (s) => s.vodUrl, 'the replay', other.app);
       const text = (await other.app.inject({ url: vodUrl })).body;
       expect(text).toContain('#EXT-X-ENDLIST');
+      expect(text.split('\n').filter((line) => line.endsWith('.m4s')).length).toBeGreaterThanOrEqual(2);
     } finally {
       await other.close();
       await first.close();
+    }
+  });
+
+  it('tells the viewers on an instance that missed the end on the bus, and makes the replay once', async () => {
+    // Two instances on one database and one storage, each with a bus of its own: nothing of the
+    // end reaches the second one's bus.
+    const lines: string[] = [];
+    const logStream = { write: (line: string) => void lines.push(line) };
+    const a = await buildTestApp(
+      { sessionSecret: t.config.sessionSecret, logLevel: 'info' },
+      { database: t.database, autoEnd: false, viewerSampling: false, replaySweepMs: 300, logStream },
+    );
+    const b = await buildTestApp(
+      { dataDir: a.config.dataDir, sessionSecret: t.config.sessionSecret, logLevel: 'info' },
+      { database: t.database, autoEnd: false, viewerSampling: false, replaySweepMs: 300, logStream },
+    );
+    try {
+      const onA = await listenOnLoopback(a.app);
+      const onB = await listenOnLoopback(b.app);
+      const room = await liveRoom();
+      const viewerOnB = open(`/ws/media?room=${room}`, undefined, onB);
+      await until(() => viewerOnB.frames.some((f) => textOf(f)?.type === 'media_idle'), 'idle on B');
+      const publisher = await connectPublisher(room, H264_TYPE, onA);
+      await publish(publisher.socket, h264.sizes, 0, h264);
+      await endStream(room, a.app);
+      await until(
+        () => viewerOnB.frames.some((f) => textOf(f)?.type === 'stream_ended'),
+        'stream_ended on B',
+      );
+      const vodUrl = await waitForStream(room, (s) => s.vodUrl, 'the replay', b.app);
+      expect((await probe(`${http(onB)}${vodUrl}`)).codecs).toEqual(['aac', 'h264']);
+      // Both instances looked for it; one made it.
+      await new Promise((r) => setTimeout(r, 1000));
+      const made = lines.filter((line) => line.includes('"replay ready"') && line.includes(room));
+      expect(made).toHaveLength(1);
+      publisher.socket.close();
+      viewerOnB.socket.close();
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('joins the parts of a publisher that moved to another instance while the first one ran on', async () => {
+    const bus = memoryBus(); // one bus: the instances hear each other
+    const deps = { database: t.database, autoEnd: false, viewerSampling: false, bus };
+    const a = await buildTestApp({ sessionSecret: t.config.sessionSecret }, deps);
+    const b = await buildTestApp({ dataDir: a.config.dataDir, sessionSecret: t.config.sessionSecret }, deps);
+    try {
+      const onA = await listenOnLoopback(a.app);
+      const onB = await listenOnLoopback(b.app);
+      const room = await liveRoom();
+      const parts = async () =>
+        (
+          await t.database.pool.query<{ closed: boolean }>(
+            `select p.closed_at is not null as closed from stream_parts p join streams s on s.id = p.stream_id
+             where s.room_name = $1 order by p.started_at`,
+            [room],
+          )
+        ).rows.map((row) => row.closed);
+      const first = await connectPublisher(room, H264_TYPE, onA);
+      await publish(first.socket, h264.sizes, 0, h264);
+      const deadline = Date.now() + 15_000;
+      while ((await segmentsIn(`/media/hls/${room}/live.m3u8`, onA)) < 1 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
+      // The publisher shows up on B (a reconnect through the load balancer) with A's socket still open.
+      const second = await connectPublisher(room, H264_TYPE, onB);
+      await publish(second.socket, h264.sizes, 0, h264);
+      // A hears that B took over: it stores its last segments and closes its part; B's is open.
+      const deadlineParts = Date.now() + 15_000;
+      while ((await parts()).join() !== 'true,false' && Date.now() < deadlineParts)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(await parts()).toEqual([true, false]);
+      await endStream(room, b.app);
+      const vodUrl = await waitForStream(room, (s) => s.vodUrl, 'the replay', b.app);
+      const text = (await b.app.inject({ url: vodUrl })).body;
+      expect(text.match(/#EXT-X-MAP/g)).toHaveLength(2);
+      expect(text.match(/#EXT-X-DISCONTINUITY\n/g)).toHaveLength(1);
+      expect(await parts()).toEqual([true, true]);
+      first.socket.close();
+      second.socket.close();
+    } finally {
+      await a.close();
+      await b.close();
+      await bus.close();
     }
   });
 

@@ -16,7 +16,10 @@ const STDERR_TAIL_CHARS = 1000;
 
 /** One ffmpeg run's HLS files: `index.m3u8`, `init.mp4` and `seg-NNNNN.m4s` in `dir`. */
 export interface PipelinePart {
-  /** Unique within the stream (a time and random part), the prefix of its files in storage. */
+  /**
+   * The time it started (base 36 ms) and 48 random bits: unique within the stream across instances,
+   * the prefix of its files in storage.
+   */
   id: string;
   dir: string;
 }
@@ -165,7 +168,7 @@ export class LivePipeline {
 
   private spawn(): void {
     const { options } = this;
-    const id = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+    const id = `${Date.now().toString(36)}${randomBytes(6).toString('hex')}`;
     const part = { id, dir: path.join(options.stagingDir, id) };
     mkdirSync(part.dir, { recursive: true });
     const child = spawn(options.ffmpegPath ?? 'ffmpeg', pipelineArgs(this.copyVideo), {

@@ -21,7 +21,6 @@ beforeAll(async () => {
     {
       autoEnd: false,
       viewerSampling: false,
-      encoderReconnectGraceMs: 60_000,
       logStream: { write: (line: string) => void logLines.push(line) },
     },
   );
@@ -113,6 +112,23 @@ describe('the plan’s largest picture, from an encoder', () => {
     const room = await newRoom(pro);
     const logged = logLines.length;
     expect(await encoder(await publishUrl(pro, room), '1280x720', 4)).toBe(0);
+    expect(await liveSegments(room)).toBeGreaterThan(0);
+    expect(logLines.slice(logged).join('\n')).not.toContain('publisher refused');
+  }, 30_000);
+
+  it('keeps a live stream’s Pro picture when its owner goes back to free', async () => {
+    const owner = await signUp(t.app);
+    await t.database.pool.query(`update users set plan = 'pro' where id = $1`, [owner.user.id]);
+    const room = await newRoom(owner);
+    const started = await t.app.inject({
+      method: 'POST',
+      url: `/api/streams/${room}/start`,
+      headers: { cookie: owner.cookie },
+    });
+    expect(started.statusCode).toBe(200);
+    await t.database.pool.query(`update users set plan = 'free' where id = $1`, [owner.user.id]);
+    const logged = logLines.length;
+    expect(await encoder(await publishUrl(owner, room), '1280x720', 4)).toBe(0);
     expect(await liveSegments(room)).toBeGreaterThan(0);
     expect(logLines.slice(logged).join('\n')).not.toContain('publisher refused');
   }, 30_000);

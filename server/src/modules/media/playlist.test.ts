@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Playlist, parsePlaylist, renderPlaylist } from './playlist.ts';
+import { dropOldest, type Playlist, parsePlaylist, renderPlaylist } from './playlist.ts';
 
 const segment = (part: string, n: number, discontinuity = false) => ({
   uri: `${part}-seg-${n}.m4s`,
@@ -44,6 +44,32 @@ describe('stream playlists', () => {
     expect(
       parsePlaylist(renderPlaylist({ ended: false, sequence: 40, segments: [segment('a', 40)] })).sequence,
     ).toBe(40);
+  });
+
+  it('keeps a live window that reads the same after its oldest segments are dropped, and after a reload', () => {
+    const long: Playlist = {
+      ended: false,
+      segments: [
+        segment('a', 0),
+        segment('a', 1),
+        segment('b', 0, true),
+        segment('b', 1),
+        segment('c', 0, true),
+        segment('c', 1),
+      ],
+    };
+    for (const keep of [5, 4, 3, 2, 1]) {
+      const window = structuredClone(long);
+      const before = renderPlaylist(long, keep);
+      expect(dropOldest(window, keep)).toHaveLength(long.segments.length - keep);
+      expect(renderPlaylist(window, keep)).toBe(before);
+      // What another instance reads back from storage renders the same window again.
+      expect(renderPlaylist(parsePlaylist(before), keep)).toBe(before);
+    }
+    const window = structuredClone(long);
+    dropOldest(window, 3);
+    expect(window).toMatchObject({ sequence: 3, discontinuitySequence: 1 });
+    expect(dropOldest(window, 3)).toEqual([]);
   });
 
   it('reads ffmpeg’s own playlist and skips what it does not know', () => {

@@ -1,8 +1,8 @@
 /**
  * HLS media playlists (RFC 8216) of a stream's fMP4 segments: the one ffmpeg writes for each
- * part (one ffmpeg run), and the stream's own, which joins every part with a discontinuity
- * between them. While live, viewers read a sliding window of it (`live.m3u8`); the whole of it
- * (`index.m3u8`) is an event playlist that becomes the replay when the stream ends.
+ * part (one ffmpeg run), each part's own in storage, and the stream's, which joins every part with
+ * a discontinuity between them. While live, viewers read a sliding window of it (`live.m3u8`);
+ * when the stream ends, the whole of it (`index.m3u8`, type VOD) is the replay.
  */
 
 export interface Segment {
@@ -21,6 +21,8 @@ export interface Playlist {
   ended: boolean;
   /** The media sequence number of the first segment (older ones were dropped); 0 when absent. */
   sequence?: number;
+  /** Discontinuities before the first segment (with older ones dropped); 0 when absent. */
+  discontinuitySequence?: number;
 }
 
 /** Segments kept in the live window: about 20 s at 1 s segments. */
@@ -34,10 +36,13 @@ export function parsePlaylist(text: string): Playlist {
   let discontinuity = false;
   let ended = false;
   let sequence = 0;
+  let discontinuitySequence = 0;
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trim();
     if (line.startsWith('#EXT-X-MEDIA-SEQUENCE:')) {
       sequence = Number.parseInt(line.slice('#EXT-X-MEDIA-SEQUENCE:'.length), 10) || 0;
+    } else if (line.startsWith('#EXT-X-DISCONTINUITY-SEQUENCE:')) {
+      discontinuitySequence = Number.parseInt(line.slice('#EXT-X-DISCONTINUITY-SEQUENCE:'.length), 10) || 0;
     } else if (line.startsWith('#EXT-X-MAP:')) {
       map = /URI="([^"]*)"/.exec(line)?.[1] ?? map;
     } else if (line.startsWith('#EXTINF:')) {
@@ -52,7 +57,30 @@ export function parsePlaylist(text: string): Playlist {
       discontinuity = false;
     }
   }
-  return sequence ? { segments, ended, sequence } : { segments, ended };
+  return {
+    segments,
+    ended,
+    ...(sequence ? { sequence } : {}),
+    ...(discontinuitySequence ? { discontinuitySequence } : {}),
+  };
+}
+
+/**
+ * Drops the oldest segments so that at most `keep` remain, counting them in the media and
+ * discontinuity sequence numbers, so the window rendered from what remains reads the same as
+ * before. Returns the dropped segments.
+ */
+export function dropOldest(playlist: Playlist, keep: number): Segment[] {
+  const count = playlist.segments.length - keep;
+  if (count <= 0) return [];
+  const dropped = playlist.segments.splice(0, count);
+  const first = playlist.segments[0];
+  // A window never shows its first segment's discontinuity: it is counted before it.
+  const discontinuities =
+    dropped.slice(1).filter((segment) => segment.discontinuity).length + (first?.discontinuity ? 1 : 0);
+  playlist.sequence = (playlist.sequence ?? 0) + count;
+  playlist.discontinuitySequence = (playlist.discontinuitySequence ?? 0) + discontinuities;
+  return dropped;
 }
 
 const targetDuration = (segments: Segment[]) =>
@@ -67,9 +95,9 @@ export function renderPlaylist(playlist: Playlist, window?: number): string {
   const all = playlist.segments;
   const first = window === undefined ? 0 : Math.max(0, all.length - window);
   const shown = all.slice(first);
-  const discontinuitiesBefore = all
-    .slice(0, first + 1)
-    .filter((segment, index) => segment.discontinuity && index > 0).length;
+  const discontinuitiesBefore =
+    (playlist.discontinuitySequence ?? 0) +
+    all.slice(0, first + 1).filter((segment, index) => segment.discontinuity && index > 0).length;
   const lines = [
     '#EXTM3U',
     '#EXT-X-VERSION:7',

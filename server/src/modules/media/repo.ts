@@ -1,44 +1,160 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 
-/** Live video's queries: where a stream restreams to, and its replay. */
+/** Live video's queries: where a stream restreams to, who publishes it, its parts and its replay. */
 
 /**
- * What a publisher's start needs to know of a live stream: its restream URL and its owner's plan
- * (restreaming is a Pro feature; the plan caps the picture).
+ * What a publisher's start needs to know of a live stream: its restream URL and its plan (the
+ * owner's when it started: the plan caps the picture).
  */
 export async function publishTargetOf(
   db: Db,
   roomName: string,
 ): Promise<{ rtmpUrl: string | null; plan: string } | undefined> {
   const result = await db.execute<{ rtmp_url: string | null; plan: string }>(sql`
-    select s.rtmp_url, u.plan from streams s join users u on u.id = s.owner_id
+    select s.rtmp_url, s.plan from streams s
     where s.room_name = ${roomName} and s.ended_at is null`);
   const row = result.rows[0];
   return row && { rtmpUrl: row.rtmp_url, plan: row.plan };
 }
 
-/** Sets the replay's URL; false when it was set already. */
-export async function setReplayUrl(db: Db, roomName: string, vodUrl: string): Promise<boolean> {
-  const result = await db.execute(sql`
-    update streams set vod_url = ${vodUrl}
-    where room_name = ${roomName} and vod_url is distinct from ${vodUrl}`);
-  return (result.rowCount ?? 0) > 0;
+/** A live stream's latest picture (an ended stream keeps the one it has, or none once forgotten). */
+export async function setThumbnailUrl(db: Db, roomName: string, thumbnailUrl: string): Promise<void> {
+  await db.execute(sql`
+    update streams set thumbnail_url = ${thumbnailUrl} where room_name = ${roomName} and ended_at is null`);
 }
 
-export async function setThumbnailUrl(db: Db, roomName: string, thumbnailUrl: string): Promise<void> {
-  await db.execute(sql`update streams set thumbnail_url = ${thumbnailUrl} where room_name = ${roomName}`);
+/** Whether the stream's owner deleted their account: its recordings are removed, not made a replay. */
+export async function ownerDeleted(db: Db, roomName: string): Promise<boolean> {
+  const result = await db.execute<{ deleted: boolean }>(sql`
+    select u.deleted_at is not null as deleted from streams s join users u on u.id = s.owner_id
+    where s.room_name = ${roomName}`);
+  return result.rows[0]?.deleted === true;
+}
+
+/** Publishers and replays: leases in the stream rows, so that any instance can take over (ADR 0018). */
+
+/** This instance holds these live streams' publishers: their lease is renewed now. */
+export async function holdPublishers(db: Db, roomNames: string[], instanceId: string): Promise<void> {
+  if (roomNames.length === 0) return;
+  await db.execute(sql`
+    update streams set publisher_instance = ${instanceId}, publisher_seen_at = now()
+    where room_name = any(${sql.param(roomNames)}::text[]) and ended_at is null`);
+}
+
+/** The publisher left this instance: the grace starts now (unless another instance holds it already). */
+export async function releasePublisher(db: Db, roomName: string, instanceId: string): Promise<void> {
+  await db.execute(sql`
+    update streams set publisher_instance = null, publisher_seen_at = now()
+    where room_name = ${roomName} and publisher_instance = ${instanceId}`);
+}
+
+/** A part of the stream's recording, written by this instance from now on. */
+export async function recordPart(
+  db: Db,
+  roomName: string,
+  partId: string,
+  instanceId: string,
+): Promise<void> {
+  await db.execute(sql`
+    insert into stream_parts (stream_id, id, instance_id)
+    select id, ${partId}, ${instanceId} from streams where room_name = ${roomName}
+    on conflict (stream_id, id) do nothing`);
+}
+
+/** This instance still writes these parts. */
+export async function renewParts(db: Db, partIds: string[], instanceId: string): Promise<void> {
+  if (partIds.length === 0) return;
+  await db.execute(sql`
+    update stream_parts set seen_at = now()
+    where instance_id = ${instanceId} and id = any(${sql.param(partIds)}::text[]) and closed_at is null`);
+}
+
+/** Every segment of the part, and its closed playlist, are in storage. */
+export async function closePart(db: Db, roomName: string, partId: string): Promise<void> {
+  await db.execute(sql`
+    update stream_parts set closed_at = now(), seen_at = now()
+    where id = ${partId} and stream_id = (select id from streams where room_name = ${roomName})`);
 }
 
 /**
- * Streams that ended in the last 7 days, at least `endedSecondsAgo` ago, without a replay (their
- * segments may be in storage).
+ * Claims the making of the ended stream's replay for `leaseSec`: true for exactly one caller while
+ * the lease runs. Only once nothing more can come: no part still written by a live instance, and
+ * no publisher still held by one (each is renewed every few seconds; `staleSec` without it means
+ * its instance is gone).
  */
-export async function endedWithoutReplay(db: Db, endedSecondsAgo: number): Promise<string[]> {
+export async function claimReplay(
+  db: Db,
+  roomName: string,
+  instanceId: string,
+  { leaseSec, staleSec }: { leaseSec: number; staleSec: number },
+): Promise<{ streamId: string } | undefined> {
+  const result = await db.execute<{ id: string }>(sql`
+    update streams s set replay_state = 'building', replay_builder = ${instanceId},
+      replay_lease_until = now() + make_interval(secs => ${leaseSec})
+    where s.room_name = ${roomName} and s.ended_at is not null and s.vod_url is null
+      and (s.replay_state is null or (s.replay_state = 'building' and s.replay_lease_until < now()))
+      and (s.publisher_instance is null or s.publisher_seen_at < now() - make_interval(secs => ${staleSec}))
+      and not exists (
+        select 1 from stream_parts p where p.stream_id = s.id and p.closed_at is null
+          and p.seen_at >= now() - make_interval(secs => ${staleSec}))
+    returning s.id`);
+  const row = result.rows[0];
+  return row && { streamId: row.id };
+}
+
+/**
+ * The replay is made (`vodUrl`), or there is none to make (null: nothing was recorded). False when
+ * this instance's claim lapsed and another took it over.
+ */
+export async function finishReplay(
+  db: Db,
+  streamId: string,
+  instanceId: string,
+  vodUrl: string | null,
+): Promise<boolean> {
+  const result = await db.execute(sql`
+    update streams set vod_url = ${vodUrl}, replay_lease_until = null,
+      replay_state = case when ${vodUrl}::text is null then 'empty' else 'ready' end
+    where id = ${streamId} and replay_state = 'building' and replay_builder = ${instanceId}`);
+  return (result.rowCount ?? 0) > 0;
+}
+
+/** This instance could not make the replay: another may try at once. */
+export async function releaseReplay(db: Db, streamId: string, instanceId: string): Promise<void> {
+  await db.execute(sql`
+    update streams set replay_state = null, replay_lease_until = null
+    where id = ${streamId} and replay_state = 'building' and replay_builder = ${instanceId}`);
+}
+
+/** The stream's parts in the order they started, and whether each is closed. */
+export async function partsOf(db: Db, streamId: string): Promise<Array<{ id: string; closed: boolean }>> {
+  const result = await db.execute<{ id: string; closed: boolean }>(sql`
+    select id, closed_at is not null as closed from stream_parts where stream_id = ${streamId}
+    order by started_at, id`);
+  return result.rows;
+}
+
+/**
+ * Ended streams (in the last 7 days) whose replay nobody has made or is making now: their claim is
+ * open, or lapsed.
+ */
+export async function replaysToMake(db: Db, limit = 50): Promise<string[]> {
   const result = await db.execute<{ room_name: string }>(sql`
-    select room_name from streams where ended_at is not null and vod_url is null
-    and ended_at > now() - interval '7 days'
-    and ended_at <= now() - make_interval(secs => ${endedSecondsAgo})`);
+    select room_name from streams
+    where ended_at is not null and vod_url is null and replay_state is distinct from 'empty'
+      and (replay_state is null or replay_lease_until < now())
+      and ended_at > now() - interval '7 days'
+    order by ended_at limit ${limit}`);
+  return result.rows.map((row) => row.room_name);
+}
+
+/** Which of these streams have ended. */
+export async function endedAmong(db: Db, roomNames: string[]): Promise<string[]> {
+  if (roomNames.length === 0) return [];
+  const result = await db.execute<{ room_name: string }>(sql`
+    select room_name from streams
+    where room_name = any(${sql.param(roomNames)}::text[]) and ended_at is not null`);
   return result.rows.map((row) => row.room_name);
 }
 
@@ -52,9 +168,10 @@ export async function upsertDemoLiveStream(
   s: { roomName: string; ownerHandle: string; title: string; description: string },
 ): Promise<boolean> {
   const result = await db.execute<{ id: string }>(sql`
-    insert into streams (owner_id, room_name, title, description, duration_sec, is_active, started_at)
-    select id, ${s.roomName}, ${s.title}, ${s.description}, 0, true, now() from users where handle = ${s.ownerHandle}
-    on conflict (room_name) do update set is_active = true, ended_at = null, ends_at = null, vod_url = null
+    insert into streams (owner_id, room_name, title, description, duration_sec, plan, is_active, started_at)
+    select id, ${s.roomName}, ${s.title}, ${s.description}, 0, plan, true, now() from users where handle = ${s.ownerHandle}
+    on conflict (room_name) do update set is_active = true, ended_at = null, ends_at = null, vod_url = null,
+      replay_state = null, publisher_instance = null, publisher_seen_at = null
     returning id`);
   const streamId = result.rows[0]?.id;
   if (!streamId) return false;

@@ -203,11 +203,11 @@ describe('restream to an RTMP URL (pro)', () => {
     await until(() => events('donePublish', streamPath) >= 3, 'the receiver to see the end');
   }, 180_000);
 
-  it('does not restream for an owner who is no longer pro, nor without an RTMP URL', async () => {
+  it('does not restream a stream on the free plan whatever its RTMP URL, nor one without a URL', async () => {
     const owner = await proUser();
     const downgraded = await liveRoom(owner.cookie, `rtmp://127.0.0.1:${rtmpPort}/live/downgraded`);
     const plain = await liveRoom(owner.cookie, undefined);
-    await t.database.pool.query(`update users set plan = 'free' where id = $1`, [owner.user.id]);
+    await t.database.pool.query(`update streams set plan = 'free' where room_name = $1`, [downgraded]);
     for (const room of [downgraded, plain]) {
       const publisher = await connectPublisher(room, owner.cookie);
       await publish(publisher);

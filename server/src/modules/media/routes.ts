@@ -128,18 +128,26 @@ export const mediaRoutes: FastifyPluginAsync<{
     });
   });
 
+  function endedFor(socket: WebSocket) {
+    socket.send(JSON.stringify({ type: 'stream_ended' }));
+    socket.close(1000, 'The stream has ended');
+  }
+
   /** A viewer's video: init segment, then media from the latest keyframe on. */
   app.get('/ws/media', { websocket: true }, (socket, request) => {
     void (async () => {
       if (crossSite(request)) return socket.close(CloseCode.forbidden, 'Cross-site WebSocket refused');
       const stream = await liveStream(request);
       if (!stream) return socket.close(CloseCode.notFound, 'No such room');
-      if (stream.ended_at) {
-        socket.send(JSON.stringify({ type: 'stream_ended' }));
-        return socket.close(1000, 'The stream has ended');
-      }
+      if (stream.ended_at) return endedFor(socket);
       socket.once('close', () => media.removeViewer(stream.room_name, socket));
       await media.addViewer(stream.room_name, socket);
+      // Ended while this viewer joined: the end's message may have gone out before this instance
+      // listened. The viewer is told, and the room is finished here as the message would have.
+      if ((await liveStream(request))?.ended_at) {
+        endedFor(socket);
+        await media.finish(stream.room_name);
+      }
     })().catch((error) => {
       request.log.error({ err: error }, 'media viewer failed');
       socket.close(1011, 'Server error');

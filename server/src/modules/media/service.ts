@@ -11,14 +11,20 @@ import { egressRefusal, guardedLookup } from '../../platform/egress.ts';
 import type { Storage } from '../../platform/storage.ts';
 import { DemoLive, type DemoLiveStream } from './demo-live.ts';
 import { type DemoReplay, ensureDemoReplay } from './demo-replay.ts';
-import { closeStoredPlaylist, HlsRecorder } from './hls-recorder.ts';
+import { HlsRecorder, hlsKey, type RecordedParts } from './hls-recorder.ts';
 import { FLV_SOURCE, ingestFor, initKindOf, type LiveRoom, newLiveRoom } from './live-room.ts';
 import { LivePipeline } from './pipeline.ts';
 import { decodeRelayEvent, encodeRelayEvent, type RelayEvent } from './relay-events.ts';
+import { ReplayMaker } from './replays.ts';
 import {
-  endedWithoutReplay,
+  closePart,
+  endedAmong,
+  holdPublishers,
+  ownerDeleted,
   publishTargetOf,
-  setReplayUrl,
+  recordPart,
+  releasePublisher,
+  renewParts,
   setThumbnailUrl,
   upsertDemoLiveStream,
 } from './repo.ts';
@@ -28,13 +34,22 @@ import { type VideoSize, videoSizeOf } from './video-size.ts';
 export { FLV_SOURCE };
 
 /**
- * A stream that ended this long ago without a replay lost its publisher's instance (killed, or
- * shut down mid-end): any instance closes its stored playlist (the publisher's instance, when
- * alive, has long done it by then).
+ * Removes everything stored of a stream's video (segments, playlists, the replay, thumbnails): a
+ * deleted account's streams. Safe to repeat; answers how many objects went.
  */
-const ORPHAN_AFTER_SECONDS = 15;
-/** How often every instance looks for such streams. */
-export const ORPHAN_SWEEP_MS = 20_000;
+export async function removeStreamMedia(storage: Storage, roomName: string): Promise<number> {
+  const keys = await storage.list(hlsKey(roomName, ''));
+  for (const key of keys) await storage.delete(key);
+  return keys.length;
+}
+
+/** How often an instance renews the leases of the publishers and recorded parts it holds. */
+export const PUBLISHER_HEARTBEAT_MS = 5000;
+/**
+ * How often every instance looks for ended streams without a replay (their publisher's instance
+ * died, or is gone by now) and for ended streams it still follows (their end missed on the bus).
+ */
+export const REPLAY_SWEEP_MS = 5000;
 
 const mediaChannel = (roomName: string) => `media:${roomName}`;
 
@@ -48,11 +63,20 @@ const mediaChannel = (roomName: string) => `media:${roomName}`;
  * Instances share a room's video over the bus: the publisher's instance sends every relay event
  * to the room's media channel; an instance whose viewers join mid-stream asks for a snapshot
  * (init segment and current keyframe group) and then follows the live events.
+ *
+ * Nothing that matters lives only here (ADR 0018): the instance holding a publisher renews its
+ * lease in the stream's row (so any instance sees a publisher gone, and the streams module ends
+ * the stream after the grace), each ffmpeg run is a recorded part in the database and storage,
+ * and the replay is made exactly once from every part, by whichever instance claims it first.
  */
 export class MediaService {
   private readonly rooms = new Map<string, LiveRoom>();
   private readonly instanceId = randomUUID();
-  private orphanSweep: NodeJS.Timeout | undefined;
+  /** Rooms whose publisher is connected here: their lease is renewed every PUBLISHER_HEARTBEAT_MS. */
+  private readonly publishing = new Set<string>();
+  private readonly replays: ReplayMaker;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private replaySweep: NodeJS.Timeout | undefined;
   private readonly endListeners = new Set<(roomName: string) => void>();
   private demoLive: DemoLive | undefined;
 
@@ -65,7 +89,9 @@ export class MediaService {
     private readonly log: FastifyBaseLogger,
     /** RESTREAM_ALLOWED_HOSTS: private hosts a restream may still reach. */
     private readonly restreamAllowedHosts: string[] = [],
-  ) {}
+  ) {
+    this.replays = new ReplayMaker(db, storage, this.instanceId, log);
+  }
 
   room(roomName: string): LiveRoom {
     let room = this.rooms.get(roomName);
@@ -94,15 +120,17 @@ export class MediaService {
   /**
    * The owner's broadcaster connected here: its bytes go through a new pipeline, whose output
    * drives every instance's relay from now on. `onFailed` tells the publisher when the pipeline
-   * gives up (ffmpeg cannot read what it sends) or its video is larger than the owner's plan allows.
+   * gives up (ffmpeg cannot read what it sends) or its video is larger than the stream's plan allows.
+   * `liveWindowOnly`: the stream keeps only its live window in storage, and has no replay (the demo).
    */
   async startPublishing(
     roomName: string,
     mimeType: string,
     onFailed: (reason: string) => void,
-    options: { keepSegments?: number } = {},
+    options: { liveWindowOnly?: boolean } = {},
   ): Promise<void> {
     const room = this.room(roomName);
+    this.holdPublisher(roomName);
     await this.watchForEnd(roomName);
     await this.followMedia(roomName);
     const target = await this.publishTargetOf(roomName);
@@ -117,7 +145,7 @@ export class MediaService {
       roomName,
       storage: this.storage,
       log: this.log,
-      keepSegments: options.keepSegments,
+      parts: options.liveWindowOnly ? undefined : this.recordedParts(roomName),
       onThumbnail: (url) => {
         setThumbnailUrl(this.db, roomName, url).catch((error) =>
           this.log.warn({ err: error, roomName }, 'saving the thumbnail failed'),
@@ -125,6 +153,7 @@ export class MediaService {
       },
     });
     const recorder = room.recorder;
+    recorder.live = true;
     const pipeline: LivePipeline = new LivePipeline({
       roomName,
       stagingDir: path.join(this.stagingDir, roomName),
@@ -148,20 +177,20 @@ export class MediaService {
   }
 
   /**
-   * The stream's restream URL and its owner's plan, looked up once per publisher; undefined when
+   * The stream's restream URL and plan (the owner's when it started), looked up once per publisher; undefined when
    * that fails (no restream then, and no cap on the picture).
    */
   private async publishTargetOf(roomName: string) {
     try {
       return await publishTargetOf(this.db, roomName);
     } catch (error) {
-      this.log.warn({ err: error, roomName }, 'looking up the owner’s plan and restream URL failed');
+      this.log.warn({ err: error, roomName }, 'looking up the stream’s plan and restream URL failed');
       return undefined;
     }
   }
 
   /**
-   * Holds a publisher's init against the owner's plan (long side against long side, so a portrait
+   * Holds a publisher's init against the stream's plan (long side against long side, so a portrait
    * phone fits too). Over it, the publisher's pipeline stops and the publisher is told why; the
    * stream stays live for the seller to come back at a lower resolution. An unreadable size passes.
    */
@@ -196,18 +225,48 @@ export class MediaService {
     const room = this.room(roomName);
     room.ingest = undefined;
     room.sizeCheck = undefined;
-    const pipeline = room.pipeline;
-    room.pipeline = undefined;
+    void this.releasePublisher(roomName);
     const restreamStopped = this.stopRestream(room);
     this.emit(roomName, { kind: 'idle' });
+    return this.stopPipeline(room, restreamStopped);
+  }
+
+  /** Stops the room's pipeline here; its last segments are stored and its parts closed after. */
+  private stopPipeline(room: LiveRoom, alsoWaitFor?: Promise<void>): Promise<void> {
+    const pipeline = room.pipeline;
+    room.pipeline = undefined;
     const previous = room.stopped;
     room.stopped = (async () => {
       await previous;
       await pipeline?.stop();
       await room.recorder?.flush();
-      await restreamStopped;
+      await alsoWaitFor;
     })();
     return room.stopped;
+  }
+
+  /** This instance holds the room's publisher now (its lease, renewed every PUBLISHER_HEARTBEAT_MS). */
+  private holdPublisher(roomName: string): void {
+    this.publishing.add(roomName);
+    holdPublishers(this.db, [roomName], this.instanceId).catch((error) =>
+      this.log.warn({ err: error, roomName }, 'taking the publisher’s lease failed; the heartbeat retries'),
+    );
+  }
+
+  /** The publisher left this instance: the grace before its stream ends starts now. */
+  private releasePublisher(roomName: string): Promise<void> {
+    if (!this.publishing.delete(roomName)) return Promise.resolve();
+    return releasePublisher(this.db, roomName, this.instanceId).catch((error) =>
+      this.log.warn({ err: error, roomName }, 'releasing the publisher’s lease failed; it lapses'),
+    );
+  }
+
+  /** Where the room's recorder records its parts: the database, for every instance to see. */
+  private recordedParts(roomName: string): RecordedParts {
+    return {
+      opened: (partId) => recordPart(this.db, roomName, partId, this.instanceId),
+      closed: (partId) => closePart(this.db, roomName, partId),
+    };
   }
 
   /**
@@ -304,9 +363,13 @@ export class MediaService {
       return;
     }
     if (event.kind === 'reset') {
-      // Another instance took the publisher (and restreams it from there).
+      // Another instance took the publisher (and restreams and records it from there): what this
+      // one was recording is finished (its last segments stored, its part closed).
       room.ingest = undefined;
-      void this.stopRestream(room);
+      room.sizeCheck = undefined;
+      void this.releasePublisher(roomName);
+      if (room.recorder) room.recorder.live = false;
+      void this.stopPipeline(room, this.stopRestream(room));
       room.synced = true;
     } else if (event.kind === 'snapshot') {
       if (room.synced) return;
@@ -322,55 +385,78 @@ export class MediaService {
     this.endListeners.add(listener);
   }
 
-  /** Stops relaying, and publishes the stream's segments as its replay. Runs once per room. */
+  /**
+   * Tells the room's viewers here that the stream ended, stops relaying and recording, and then
+   * makes the replay unless another instance has it (or still writes a part). Runs once per room.
+   */
   finish(roomName: string): Promise<void> {
     const room = this.room(roomName);
     room.finishing ??= (async () => {
       for (const listener of this.endListeners) listener(roomName);
       room.relay.broadcastControl({ type: 'stream_ended' });
       room.ingest = undefined;
-      const pipeline = room.pipeline;
-      room.pipeline = undefined;
-      const restreamStopped = this.stopRestream(room);
       room.relay.apply({ kind: 'idle' });
-      await pipeline?.stop();
-      await room.stopped;
+      await this.stopPipeline(room, this.stopRestream(room));
+      await room.recorder?.close();
+      await this.releasePublisher(roomName);
       await room.unsubscribe?.();
       await (await room.media)?.();
-      // Elsewhere the publisher's instance closes it, or, if that is gone, the orphan sweep.
-      if (room.recorder) await this.publishReplay(roomName, await room.recorder.close());
-      await restreamStopped;
       this.rooms.delete(roomName);
+      // Its owner deleted the account: what the recorder wrote after the account's media went goes too.
+      if (await ownerDeleted(this.db, roomName)) await removeStreamMedia(this.storage, roomName);
+      else await this.replays.make(roomName);
     })().catch((error) => this.log.error({ err: error, roomName }, 'finishing a stream failed'));
     return room.finishing;
   }
 
-  private async publishReplay(roomName: string, url: string | undefined): Promise<void> {
-    if (!url) return;
-    if (await setReplayUrl(this.db, roomName, url)) this.log.info({ roomName }, 'replay ready');
-  }
-
-  /**
-   * Streams whose end no instance finished (the publisher's instance was killed or stopped while
-   * ending, the plan limit ended a stream nobody published any more, or this instance was down):
-   * their stored segments become their replays now.
-   */
-  async finishOrphans(): Promise<void> {
-    for (const roomName of await endedWithoutReplay(this.db, ORPHAN_AFTER_SECONDS)) {
+  /** The streams ended here (the plan's limit, or a publisher gone): their replays, if they can be made now. */
+  makeReplays(roomNames: string[]): void {
+    for (const roomName of roomNames) {
       if (this.rooms.get(roomName)?.finishing) continue;
-      await this.publishReplay(roomName, await closeStoredPlaylist(this.storage, roomName));
+      this.replays
+        .make(roomName)
+        .catch((error) =>
+          this.log.warn({ err: error, roomName }, 'making a replay failed; it is tried again later'),
+        );
     }
   }
 
-  /** finishOrphans now and every `everyMs` until close(). */
-  startOrphanSweep(everyMs = ORPHAN_SWEEP_MS): void {
-    const sweep = () =>
-      this.finishOrphans().catch((error) =>
-        this.log.error({ err: error }, 'publishing the replays of orphaned streams failed'),
-      );
-    void sweep();
-    this.orphanSweep = setInterval(sweep, everyMs);
-    this.orphanSweep.unref();
+  /** Renews the leases of the publishers and the open parts this instance holds. */
+  private async renewLeases(): Promise<void> {
+    await holdPublishers(this.db, [...this.publishing], this.instanceId);
+    const parts = [...this.rooms.values()].flatMap((room) => room.recorder?.openParts() ?? []);
+    await renewParts(this.db, parts, this.instanceId);
+  }
+
+  /**
+   * Finishes the followed rooms whose stream has ended (the end missed on the bus: an outage, or
+   * the instance that ended it died), and makes the replays nobody has made.
+   */
+  async sweep(): Promise<void> {
+    const followed = [...this.rooms].filter(([, room]) => !room.finishing).map(([roomName]) => roomName);
+    for (const roomName of await endedAmong(this.db, followed)) void this.finish(roomName);
+    await this.replays.makeDue((roomName) => Boolean(this.rooms.get(roomName)?.finishing));
+  }
+
+  /** The heartbeat (every PUBLISHER_HEARTBEAT_MS) and the sweep (now, then every `sweepMs`) until close(). */
+  startSweeps(sweepMs = REPLAY_SWEEP_MS): void {
+    this.heartbeat = setInterval(() => {
+      this.renewLeases().catch((error) => this.log.warn({ err: error }, 'renewing the media leases failed'));
+    }, PUBLISHER_HEARTBEAT_MS);
+    this.heartbeat.unref();
+    let sweeping = false;
+    const sweep = () => {
+      if (sweeping) return;
+      sweeping = true;
+      this.sweep()
+        .catch((error) => this.log.error({ err: error }, 'the replay sweep failed'))
+        .finally(() => {
+          sweeping = false;
+        });
+    };
+    sweep();
+    this.replaySweep = setInterval(sweep, sweepMs);
+    this.replaySweep.unref();
   }
 
   /** Makes the demo replay's video when storage lacks it (the seed writes its stream rows). */
@@ -389,20 +475,20 @@ export class MediaService {
 
   async close(): Promise<void> {
     this.demoLive?.stop();
-    clearInterval(this.orphanSweep);
+    clearInterval(this.heartbeat);
+    clearInterval(this.replaySweep);
     const restreamsStopped = [...this.rooms.values()].map((room) => this.stopRestream(room));
     for (const [roomName, room] of this.rooms) {
-      // A stream ending as the server stops: its replay is published before the process exits.
+      // A stream ending as the server stops: its replay is made before the process exits.
       if (room.finishing) {
         await room.finishing;
         continue;
       }
-      const pipeline = room.pipeline;
-      room.pipeline = undefined;
-      await pipeline?.stop();
-      // A publisher whose socket the shutdown closed: its last segments are stored first.
-      await room.stopped;
-      await room.recorder?.stop();
+      // A publisher whose socket the shutdown closed: its last segments are stored and its parts
+      // closed, and its lease released (it may come back on another instance within the grace).
+      await this.stopPipeline(room);
+      await room.recorder?.close();
+      await this.releasePublisher(roomName);
       await room.unsubscribe?.();
       await (await room.media)?.();
       this.rooms.delete(roomName);

@@ -1,20 +1,14 @@
-import { analyticsSchema, orderSchema } from '@streamshop/contract/catalog.ts';
+import { analyticsSchema } from '@streamshop/contract/catalog.ts';
 import { errorBodySchema } from '@streamshop/contract/errors.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { SIGNED_IN, signedInUser } from '../../platform/sessions.ts';
-import { listOrders, sellerAnalytics } from './service.ts';
+import { sellerAnalytics } from './service.ts';
 
 export const sellerRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   app.get(
     '/api/analytics',
     { config: SIGNED_IN, schema: { response: { 200: analyticsSchema, 401: errorBodySchema } } },
     async (request) => sellerAnalytics(db, signedInUser(request).id),
-  );
-  app.get(
-    '/api/orders',
-    { config: SIGNED_IN, schema: { response: { 200: z.array(orderSchema), 401: errorBodySchema } } },
-    async (request) => listOrders(db, signedInUser(request).id),
   );
 };

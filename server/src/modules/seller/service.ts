@@ -1,2 +1,2 @@
-/** The seller's own figures and orders: read straight from the database (see repo.ts). */
-export { listOrders, sellerAnalytics } from './repo.ts';
+/** The seller's own figures: read straight from the database (see repo.ts). Orders: modules/orders. */
+export { sellerAnalytics } from './repo.ts';

@@ -2,7 +2,8 @@ import type { ChatMessage } from '@streamshop/contract/live.ts';
 import type { Db } from '../../db/client.ts';
 import { iso } from '../../db/time.ts';
 import type { RoomHub } from '../../platform/room-hub.ts';
-import { insertPurchaseLine, liveRoomsShowing, orderToAnnounce } from './repo.ts';
+import { insertPurchaseLine, orderToAnnounce } from './repo.ts';
+import { publishStock } from './room-stock.ts';
 
 /**
  * After an order: the room it was bought in gets a purchase line in its chat ('@buyer just bought
@@ -13,16 +14,7 @@ export async function announceOrder(db: Db, hub: RoomHub, orderId: string): Prom
   const order = await orderToAnnounce(db, orderId);
   if (!order?.product_id || order.stock === null) return;
 
-  const rooms = await liveRoomsShowing(db, order.product_id);
-  for (const room of rooms) {
-    await hub.publish(room.room_name, {
-      type: 'stock',
-      productId: order.product_id,
-      stock: order.stock,
-      version: Number(order.version),
-      ...(room.offer_remaining === null ? {} : { offerRemaining: Math.max(0, Number(room.offer_remaining)) }),
-    });
-  }
+  await publishStock(db, hub, order.product_id, { stock: order.stock, version: Number(order.version) });
 
   if (!order.stream_id || !order.during_live) return;
   const buyer = order.show_buyer === false ? 'Someone' : `@${order.buyer_handle}`;

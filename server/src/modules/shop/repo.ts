@@ -14,6 +14,8 @@ type ProductRow = {
   price_cents: number;
   stock: number;
   condition: string;
+  fulfillment: RoomProduct['fulfillment'];
+  shipping_cents: number;
 };
 
 export const toRoomProduct = (row: ProductRow): RoomProduct => ({
@@ -23,15 +25,19 @@ export const toRoomProduct = (row: ProductRow): RoomProduct => ({
   priceCents: row.price_cents,
   stock: row.stock,
   condition: row.condition,
+  fulfillment: row.fulfillment,
+  shippingCents: row.shipping_cents,
 });
 
 /**
  * Units of an offer still to be had at its price: its quantity minus the units sold at it and
- * the checkouts holding one at it right now.
+ * the checkouts holding one at it right now. A payment being given back ('refunding': an order
+ * cancelled or refunded, or a charge that came too late for a unit) holds none: its unit is back
+ * in stock (or never left it), so it is free at the offer's price again at once.
  */
 export const OFFER_TAKEN = sql.raw(`(
   select count(*) from payments pay
-  where pay.offer_id = o.id and (pay.status in ('succeeded', 'refunding')
+  where pay.offer_id = o.id and (pay.status = 'succeeded'
     or (pay.status = 'pending' and pay.reserved_until > now())))`);
 
 type OfferRow = {
@@ -73,18 +79,22 @@ export async function activeOffer(
 /** What a room shows for shopping: the lineup, the pinned products and the running offer. */
 export async function loadRoomShop(db: Executor, streamId: string): Promise<RoomShop> {
   const lineup = await db.execute<ProductRow>(sql`
-    select p.id, p.title, p.image_url, p.price_cents, p.stock, p.condition
+    select p.id, p.title, p.image_url, p.price_cents, p.stock, p.condition, p.fulfillment, p.shipping_cents
     from stream_products sp join products p on p.id = sp.product_id
     where sp.stream_id = ${streamId}
     order by sp.position, sp.added_at`);
   const pinned = await db.execute<{ product_id: string }>(sql`
     select product_id from stream_pins where stream_id = ${streamId} and unpinned_at is null
     order by pinned_at, id`);
-  const now = await db.execute<{ now: Date | string }>(sql`select now() as now`);
+  const now = await db.execute<{ now: Date | string; seller_onboarded: boolean | null }>(sql`
+    select now() as now, (
+      select u.payouts_enabled_at is not null from streams s join users u on u.id = s.owner_id
+      where s.id = ${streamId}) as seller_onboarded`);
   return {
     lineup: lineup.rows.map(toRoomProduct),
     pinned: pinned.rows.map((row) => row.product_id),
     offer: await activeOffer(db, streamId),
+    sellerOnboarded: now.rows[0]?.seller_onboarded === true,
     serverNow: iso(now.rows[0]?.now ?? new Date()),
   };
 }
@@ -206,7 +216,7 @@ export async function replayChapters(db: Db, streamId: string): Promise<ReplayCh
       end_sec: number | null;
     }
   >(sql`
-    select p.id, p.title, p.image_url, p.price_cents, p.stock, p.condition,
+    select p.id, p.title, p.image_url, p.price_cents, p.stock, p.condition, p.fulfillment, p.shipping_cents,
       greatest(0, extract(epoch from pin.pinned_at - coalesce(s.started_at, s.created_at)))::float8 as start_sec,
       case when coalesce(pin.unpinned_at, s.ended_at) is null then null
         else greatest(0, extract(epoch from coalesce(pin.unpinned_at, s.ended_at) - coalesce(s.started_at, s.created_at)))::float8
@@ -257,6 +267,18 @@ export async function orderToAnnounce(db: Db, orderId: string): Promise<OrderToA
     left join payments pay on pay.id = o.payment_id
     where o.id = ${orderId}`);
   return found.rows[0];
+}
+
+/** The product's stock now and its version (the time of its last change, in microseconds). */
+export async function productStock(
+  db: Db,
+  productId: string,
+): Promise<{ stock: number; version: number } | undefined> {
+  const found = await db.execute<{ stock: number; version: number | string }>(sql`
+    select stock, (extract(epoch from updated_at) * 1000000)::int8 as version
+    from products where id = ${productId}`);
+  const row = found.rows[0];
+  return row ? { stock: row.stock, version: Number(row.version) } : undefined;
 }
 
 /** Every live room whose lineup has the product, with what is left of a running offer on it. */

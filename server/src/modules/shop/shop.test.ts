@@ -307,6 +307,55 @@ describe('live offers', () => {
     expect((await checkout(late.cookie, product.id, { roomName: room })).amountCents).toBe(5000);
   });
 
+  it('when the price changes before a buyer’s order exists, keeps a session they paid and replaces one they did not', async () => {
+    const room = await newRoom();
+    const product = await pinned(room, { stock: 5 });
+    await call('POST', `/api/streams/${room}/offers`, seller.cookie, {
+      productId: product.id,
+      priceCents: 2500,
+      quantity: 2,
+      durationSec: 60,
+    });
+    const paid = await signUp(t.app);
+    const unpaid = await signUp(t.app);
+    const first = await checkout(paid.cookie, product.id, { roomName: room });
+    const second = await checkout(unpaid.cookie, product.id, { roomName: room });
+    expect([first.amountCents, second.amountCents]).toEqual([2500, 2500]);
+    // The first buyer's card went through at the provider; the event that makes the order is on its way.
+    await t.database.pool.query(
+      "update local_payment_intents set status = 'succeeded' where client_secret = $1",
+      [first.clientSecret],
+    );
+    expect((await call('POST', `/api/streams/${room}/offers/end`, seller.cookie)).statusCode).toBe(200);
+
+    // Reopened after the offer: the paid session is theirs, at its price, and no second one to pay.
+    const again = await checkout(paid.cookie, product.id, { roomName: room });
+    expect(again).toMatchObject({ clientSecret: first.clientSecret, amountCents: 2500 });
+    const paymentsOf = async (buyerId: string) =>
+      (
+        await t.database.pool.query(
+          'select status, amount_cents from payments where user_id = $1 and product_id = $2 order by created_at',
+          [buyerId, product.id],
+        )
+      ).rows;
+    expect(await paymentsOf(paid.user.id)).toEqual([{ status: 'pending', amount_cents: 2500 }]);
+
+    // The unpaid session is cancelled at the provider first, then replaced at the regular price.
+    const replaced = await checkout(unpaid.cookie, product.id, { roomName: room });
+    expect(replaced.amountCents).toBe(5000);
+    expect(replaced.clientSecret).not.toBe(second.clientSecret);
+    expect(await paymentsOf(unpaid.user.id)).toEqual([
+      { status: 'expired', amount_cents: 2500 },
+      { status: 'pending', amount_cents: 5000 },
+    ]);
+    const intent = await t.database.pool.query(
+      'select status from local_payment_intents where client_secret = $1',
+      [second.clientSecret],
+    );
+    expect(intent.rows[0].status).toBe('canceled');
+    expect((await payWithCard(t.app, second.clientSecret)).statusCode).not.toBe(200);
+  });
+
   it('refuses a room of another seller, and an unknown room', async () => {
     const product = await listProduct(t, seller.cookie);
     const otherRoom = (await call('POST', '/api/rooms', viewer.cookie, { title: 'Other' })).json().roomName;

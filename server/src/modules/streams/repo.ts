@@ -1,5 +1,6 @@
+import type { Plan } from '@streamshop/contract/constants.ts';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 
 export type StreamRecord = {
   id: string;
@@ -24,10 +25,23 @@ export const STREAM_COLUMNS = sql.raw(`s.id, s.owner_id, s.room_name, s.title, s
   s.duration_sec, s.is_active, s.created_at, s.started_at, s.ends_at, s.ended_at, s.vod_url,
   s.thumbnail_url, u.handle as owner_handle`);
 
+/** The stream of a room; none once its owner deleted their account (their rooms are gone with it). */
 export async function findStreamByRoom(db: Db, roomName: string): Promise<StreamRecord | undefined> {
   const result = await db.execute<StreamRecord>(sql`
-    select ${STREAM_COLUMNS} from streams s join users u on u.id = s.owner_id where s.room_name = ${roomName}`);
+    select ${STREAM_COLUMNS} from streams s join users u on u.id = s.owner_id
+    where s.room_name = ${roomName} and u.deleted_at is null`);
   return result.rows[0];
+}
+
+/**
+ * A deleted account's streams keep no replay or picture: no replay is made of them any more (an
+ * 'empty' replay is never claimed, and a build under way cannot finish). Answers their rooms.
+ */
+export async function forgetStreamsOfOwner(tx: Db | Tx, ownerId: string): Promise<string[]> {
+  const result = await tx.execute<{ room_name: string }>(sql`
+    update streams set vod_url = null, thumbnail_url = null, replay_state = 'empty', replay_lease_until = null
+    where owner_id = ${ownerId} returning room_name`);
+  return result.rows.map((row) => row.room_name);
 }
 
 /** Streams live right now (active and not past their plan's end), most watched first. */
@@ -62,12 +76,29 @@ export async function insertStream(
     description: string | null;
     rtmpUrl: string | null;
     durationSec: number;
+    plan: Plan;
   },
 ): Promise<void> {
   await db.execute(sql`
-    insert into streams (owner_id, room_name, title, description, rtmp_url, duration_sec)
+    insert into streams (owner_id, room_name, title, description, rtmp_url, duration_sec, plan)
     values (${stream.ownerId}, ${stream.roomName}, ${stream.title}, ${stream.description}, ${stream.rtmpUrl},
-            ${stream.durationSec})`);
+            ${stream.durationSec}, ${stream.plan})`);
+}
+
+/**
+ * Puts the owner's streams that have not started on `plan`: its length, and no restream on free.
+ * Streams that are live or ended keep theirs.
+ */
+export async function setPlanOfUnstartedStreams(
+  tx: Tx,
+  ownerId: string,
+  plan: Plan,
+  durationSec: number,
+): Promise<void> {
+  await tx.execute(sql`
+    update streams set plan = ${plan}, duration_sec = ${durationSec},
+      rtmp_url = case when ${plan}::text = 'pro' then rtmp_url end
+    where owner_id = ${ownerId} and started_at is null and ended_at is null`);
 }
 
 /** Goes live: the plan's clock starts now. A started or ended stream is left as it is. */
@@ -83,13 +114,27 @@ export async function markEnded(db: Db, streamId: string): Promise<void> {
     update streams set is_active = false, ended_at = coalesce(ended_at, now()) where id = ${streamId}`);
 }
 
-/** Ends every live stream past its plan's limit; atomic per row. Returns their room names. */
-export async function endStreamsPastTheirEnd(db: Db): Promise<string[]> {
-  const result = await db.execute<{ room_name: string }>(sql`
-    update streams set is_active = false, ended_at = ends_at
-    where is_active and ends_at <= now()
-    returning room_name`);
-  return result.rows.map((row) => row.room_name);
+/**
+ * Ends every live stream past its plan's limit (ended at the limit), or whose publisher has been
+ * gone for `graceSec` (ended now). The media module renews `publisher_seen_at` every
+ * `heartbeatSec` while a publisher is connected and sets it when one leaves: a lease not renewed
+ * and not released (its instance died) counts from a heartbeat later. Atomic per row, so several
+ * instances running this at once end each stream once.
+ */
+export async function endStreamsDue(
+  db: Db,
+  { graceSec, heartbeatSec }: { graceSec: number; heartbeatSec: number },
+): Promise<Array<{ roomName: string; reason: 'limit' | 'publisher-gone' }>> {
+  const result = await db.execute<{ room_name: string; at_limit: boolean }>(sql`
+    update streams set is_active = false,
+      ended_at = case when ends_at <= now() then ends_at else now() end
+    where is_active and (ends_at <= now() or publisher_seen_at < now() - make_interval(secs =>
+      case when publisher_instance is null then ${graceSec}::float8 else ${graceSec + heartbeatSec}::float8 end))
+    returning room_name, ended_at = ends_at as at_limit`);
+  return result.rows.map((row) => ({
+    roomName: row.room_name,
+    reason: row.at_limit ? 'limit' : 'publisher-gone',
+  }));
 }
 
 /** One viewer sample per stream per this many seconds (the seller's average counts these slots). */
@@ -164,7 +209,7 @@ export async function streamStatsRows(
         coalesce(sum(amount_cents) filter (where during_live), 0) as live_revenue,
         count(*) filter (where not during_live) as replay_purchases,
         coalesce(sum(amount_cents) filter (where not during_live), 0) as replay_revenue
-      from orders where stream_id = s.id and status = 'completed') o
+      from orders where stream_id = s.id and status in ('paid', 'shipped', 'delivered')) o
     where ${where}
     order by s.created_at desc limit ${limit}`);
   return result.rows;

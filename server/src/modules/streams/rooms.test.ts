@@ -170,4 +170,34 @@ describe('start, end and the plan limit', () => {
     const stream = (await t.app.inject({ url: `/api/streams/${room}` })).json();
     expect(stream.isActive).toBe(false);
   });
+
+  it('ends a stream whose publisher has been gone for the grace, counting a lapsed lease from a heartbeat later', async () => {
+    const options = { publisherGraceMs: 30_000, publisherHeartbeatMs: 5000 };
+    const started = async () => {
+      const room = await newRoom();
+      await post(`/api/streams/${room}/start`, owner.cookie);
+      return room;
+    };
+    const [neverPublished, left, crashed] = [await started(), await started(), await started()];
+    // The publisher's instance set these (the media module): one left 31 s ago; one's instance
+    // last renewed its lease 31 s ago and never released it (killed).
+    const seen = (room: string, secondsAgo: number, instance: string | null) =>
+      t.database.pool.query(
+        `update streams set publisher_seen_at = now() - make_interval(secs => $2), publisher_instance = $3
+         where room_name = $1`,
+        [room, secondsAgo, instance],
+      );
+    await seen(left, 31, null);
+    await seen(crashed, 31, 'a-killed-instance');
+    const ended = await endExpired(t.database.db, t.app.hub, options);
+    expect(ended).toContain(left);
+    expect(ended).not.toContain(crashed);
+    expect(ended).not.toContain(neverPublished);
+    await seen(crashed, 36, 'a-killed-instance');
+    expect(await endExpired(t.database.db, t.app.hub, options)).toEqual([crashed]);
+    for (const room of [left, crashed]) {
+      expect((await t.app.inject({ url: `/api/streams/${room}` })).json().isActive).toBe(false);
+    }
+    expect((await t.app.inject({ url: `/api/streams/${neverPublished}` })).json().isActive).toBe(true);
+  });
 });

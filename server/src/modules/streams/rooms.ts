@@ -7,14 +7,7 @@ import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { egressRefusal } from '../../platform/egress.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.ts';
-import {
-  endStreamsPastTheirEnd,
-  findStreamByRoom,
-  insertStream,
-  markEnded,
-  markStarted,
-  type StreamRecord,
-} from './repo.ts';
+import { findStreamByRoom, insertStream, markEnded, markStarted, type StreamRecord } from './repo.ts';
 import { toStream } from './stream-view.ts';
 
 export type CreateRoomInput = z.output<typeof createRoomBodySchema>;
@@ -52,6 +45,7 @@ export async function createRoom(
     description: input.description,
     rtmpUrl: input.rtmpUrl,
     durationSec: PLAN_STREAM_SECONDS[user.plan],
+    plan: user.plan,
   });
   return toStream(await mustFind(db, roomName));
 }
@@ -90,10 +84,4 @@ export async function endStream(db: Db, userId: string, roomName: string): Promi
 
 export async function getRoom(db: Db, roomName: string): Promise<Stream> {
   return toStream(await mustFind(db, roomName));
-}
-
-/** Ends every live stream past its plan's limit; returns their room names. Atomic per row, so
- * several instances running this at once end each stream once. */
-export async function endExpiredStreams(db: Db): Promise<string[]> {
-  return endStreamsPastTheirEnd(db);
 }

@@ -1,6 +1,7 @@
 import { streamSchema } from '@streamshop/contract/catalog.ts';
 import { errorBodySchema } from '@streamshop/contract/errors.ts';
 import { createRoomBodySchema, roomNameParamsSchema, roomResponseSchema } from '@streamshop/contract/live.ts';
+import { streamAnalyticsSchema } from '@streamshop/contract/stream-analytics.ts';
 import { myStreamStatsSchema, streamStatsSchema } from '@streamshop/contract/stream-stats.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -9,6 +10,7 @@ import type { RoomHub } from '../../platform/room-hub.ts';
 import { SIGNED_IN, signedInUser } from '../../platform/sessions.ts';
 import { createRoom, endStream, getRoom, startStream } from './rooms.ts';
 import { listLiveStreams, listStreamsOfOwner } from './service.ts';
+import { getStreamAnalytics } from './stream-analytics.ts';
 import { getStreamStats, listStreamStatsOfOwner } from './stream-stats.ts';
 
 const errors = {
@@ -66,6 +68,18 @@ export const streamRoutes: FastifyPluginAsyncZod<{
       schema: { params: roomNameParamsSchema, response: { 200: streamStatsSchema, ...errors } },
     },
     async (request) => getStreamStats(db, signedInUser(request).id, request.params.name),
+  );
+
+  app.get(
+    '/api/streams/:name/analytics',
+    {
+      config: SIGNED_IN,
+      schema: { params: roomNameParamsSchema, response: { 200: streamAnalyticsSchema, ...errors } },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      return getStreamAnalytics(db, signedInUser(request), request.params.name);
+    },
   );
 
   app.post(

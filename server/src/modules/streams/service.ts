@@ -1,13 +1,22 @@
 import type { Stream } from '@streamshop/contract/catalog.ts';
-import type { Db } from '../../db/client.ts';
-import { liveStreamRecords, streamRecordsOfOwner } from './repo.ts';
+import { PLAN_STREAM_SECONDS, type Plan } from '@streamshop/contract/constants.ts';
+import type { Db, Tx } from '../../db/client.ts';
+import { liveStreamRecords, setPlanOfUnstartedStreams, streamRecordsOfOwner } from './repo.ts';
 import { toStream } from './stream-view.ts';
 
 /** What other modules may use of the stream records. */
-export { findStreamByRoom, type StreamRecord } from './repo.ts';
+export { findStreamByRoom, forgetStreamsOfOwner, type StreamRecord } from './repo.ts';
 /** Going live and ending, for whoever acts for the owner (an encoder publishing with their key). */
 export { endStream, startStream } from './rooms.ts';
 export { toStream } from './stream-view.ts';
+
+/**
+ * The owner's plan changed: streams they created but have not started follow it (length, restream);
+ * a live stream keeps the limits it started with until it ends.
+ */
+export function applyPlanToUnstartedStreams(tx: Tx, ownerId: string, plan: Plan): Promise<void> {
+  return setPlanOfUnstartedStreams(tx, ownerId, plan, PLAN_STREAM_SECONDS[plan]);
+}
 
 /**
  * The live list is read on every explore page; a couple of seconds of staleness is invisible next

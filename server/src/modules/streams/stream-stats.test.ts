@@ -1,6 +1,7 @@
 import type { ServerMessage } from '@streamshop/contract/live.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { streamFixtures } from '../../test/stream-fixtures.ts';
 import { buildTestApp, listenOnLoopback, signUp, type TestApp } from '../../test/test-app.ts';
 import { recordViewerSamples, watchedRooms } from './viewer-samples.ts';
 
@@ -17,63 +18,30 @@ afterAll(async () => {
   await t.close();
 });
 
-const query = (text: string, values: unknown[] = []) => t.database.pool.query(text, values);
+const {
+  query,
+  newStream,
+  setLiveWindow,
+  addSamples,
+  addChat,
+  addOrder: addAnyOrder,
+} = streamFixtures(() => t);
 const get = (url: string, cookie?: string) =>
   t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
 
-/** A stream of the user's; returns its room name and id. */
-async function newStream(cookie: string, title = 'Stats show') {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/rooms',
-    headers: { cookie },
-    payload: { title },
-  });
-  const { roomName, stream } = response.json();
-  return { roomName: roomName as string, id: stream.id as string };
-}
-
-/** Sets when the stream was live, as if it had been started and ended then. */
-async function setLiveWindow(streamId: string, startedAt: string, endedAt: string | null) {
-  await query(
-    `update streams set started_at = $2, ended_at = $3, is_active = $3::timestamptz is null where id = $1`,
-    [streamId, startedAt, endedAt],
-  );
-}
-
-async function addSamples(streamId: string, samples: Array<[at: string, viewers: number]>) {
-  for (const [at, viewers] of samples) {
-    await query('insert into stream_viewer_samples (stream_id, at, viewers) values ($1, $2, $3)', [
-      streamId,
-      at,
-      viewers,
-    ]);
-  }
-}
-
-async function addChat(streamId: string, kind: 'user' | 'purchase', count: number) {
-  for (let i = 0; i < count; i += 1) {
-    await query('insert into chat_messages (stream_id, username, message, kind) values ($1, $2, $3, $4)', [
-      streamId,
-      'someone',
-      `line ${i}`,
-      kind,
-    ]);
-  }
-}
-
-async function addOrder(
+/** An order of the stranger's from the owner. */
+const addOrder = (
   streamId: string | null,
   amountCents: number,
   duringLive: boolean,
-  status: 'completed' | 'refunded' = 'completed',
-) {
-  await query(
-    `insert into orders (buyer_id, seller_id, amount_cents, stream_id, during_live, status)
-     values ($1, $2, $3, $4, $5, $6)`,
-    [stranger.user.id, owner.user.id, amountCents, streamId, duringLive, status],
+  status: 'paid' | 'refunded' = 'paid',
+) =>
+  addAnyOrder(
+    { streamId, buyerId: stranger.user.id, sellerId: owner.user.id },
+    amountCents,
+    duringLive,
+    status,
   );
-}
 
 const NO_STATS = {
   peakViewers: 0,

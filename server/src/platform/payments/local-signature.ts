@@ -57,7 +57,13 @@ const localEventSchema = z.intersection(
       ref: z.string(),
       message: z.string(),
     }),
-    z.object({ type: z.literal('subscription.paid'), subscriptionRef: z.string(), periodEnd: date }),
+    z.object({
+      type: z.literal('subscription.paid'),
+      subscriptionRef: z.string(),
+      // Events queued before invoices were named: the event is the invoice.
+      invoiceRef: z.string().min(1).optional(),
+      periodEnd: date,
+    }),
     z.object({
       type: z.literal('subscription.updated'),
       subscriptionRef: z.string(),
@@ -78,5 +84,7 @@ export function parseLocalEvent(body: string): PaymentEvent {
   }
   const parsed = localEventSchema.safeParse(json);
   if (!parsed.success) throw new WebhookSignatureError('The event does not have the expected shape');
-  return parsed.data as PaymentEvent;
+  const event = parsed.data;
+  if (event.type === 'subscription.paid') return { ...event, invoiceRef: event.invoiceRef ?? event.id };
+  return event as PaymentEvent;
 }

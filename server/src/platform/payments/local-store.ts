@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
+import type { Claim } from '../leases.ts';
 
 /** The local payment provider's own tables: intents, subscriptions and the webhook outbox. */
 
@@ -153,6 +154,13 @@ export async function lockActiveSubscription(tx: Tx, id: string): Promise<LocalS
   return row && toSubscription(row);
 }
 
+/** Gives back every paid intent of the subscription (its first payment: renewals reuse the saved card). */
+export async function refundIntentsOfSubscription(tx: Tx, subscriptionId: string, at: Date): Promise<void> {
+  await tx.execute(sql`
+    update local_payment_intents set status = 'refunded', updated_at = ${at}
+    where subscription_id = ${subscriptionId} and status = 'succeeded'`);
+}
+
 export async function endSubscription(tx: Tx, id: string): Promise<void> {
   await tx.execute(sql`update local_subscriptions set status = 'ended' where id = ${id}`);
 }
@@ -166,19 +174,24 @@ export async function insertWebhookEvent(tx: Tx, id: string, payload: string): P
 }
 
 export async function markDelivered(db: Db, id: string, at: Date): Promise<void> {
-  await db.execute(sql`update local_webhook_events set delivered_at = ${at} where id = ${id}`);
+  await db.execute(
+    sql`update local_webhook_events set delivered_at = ${at} where id = ${id} and delivered_at is null`,
+  );
 }
 
+export type ClaimedEvent = { id: string; payload: string; created_at: string; attempts: number };
+
 /**
- * Claims due events for a lease (`leaseSec`), so two deliverers do not both send them: those of
- * `only`, or else those older than `freshSec` (fresh ones are left to the request that wrote them).
+ * Claims due events for a short lease (`leaseSec`), so two deliverers do not both send them: those
+ * of `only`, or else those older than `freshSec` (fresh ones are left to the request that wrote
+ * them). The claim bumps `attempts`, which is its token (platform/leases.ts).
  */
 export async function claimDueEvents(
   db: Db,
   options: { only: string[] | undefined; leaseSec: number; freshSec: number; limit: number },
-): Promise<Array<{ id: string; payload: string; created_at: string }>> {
+): Promise<ClaimedEvent[]> {
   const { only, leaseSec, freshSec, limit } = options;
-  const claimed = await db.execute<{ id: string; payload: string; created_at: string }>(sql`
+  const claimed = await db.execute<ClaimedEvent>(sql`
     update local_webhook_events e
     set attempts = e.attempts + 1,
         next_attempt_at = now() + make_interval(secs => ${leaseSec})
@@ -189,14 +202,32 @@ export async function claimDueEvents(
       order by created_at, id
       limit ${limit}
       for update skip locked)
-    returning e.id, e.payload, e.created_at::text as created_at`);
+    returning e.id, e.payload, e.created_at::text as created_at, e.attempts`);
   return claimed.rows;
 }
 
-/** A failed delivery is tried again after 2, 8, 18 … seconds, at most an hour apart. */
-export async function scheduleRetry(db: Db, id: string): Promise<void> {
+/** Extends the lease of claimed events nobody claimed since (same attempts); answers their ids. */
+export async function renewEventClaims(db: Db, claims: Claim[], leaseSec: number): Promise<string[]> {
+  if (claims.length === 0) return [];
+  const owned = sql.join(
+    claims.map((claim) => sql`(${claim.id}::text, ${claim.token}::int)`),
+    sql`, `,
+  );
+  const renewed = await db.execute<{ id: string }>(sql`
+    update local_webhook_events
+    set next_attempt_at = now() + make_interval(secs => ${leaseSec})
+    where delivered_at is null and (id, attempts) in (${owned})
+    returning id`);
+  return renewed.rows.map((row) => row.id);
+}
+
+/**
+ * A failed delivery is tried again after 2, 8, 18 … seconds, at most an hour apart; only while the
+ * claim is still this deliverer's (`token`), so a late failure cannot cut another's lease short.
+ */
+export async function scheduleRetry(db: Db, claim: Claim): Promise<void> {
   await db.execute(sql`
     update local_webhook_events
     set next_attempt_at = now() + make_interval(secs => least(3600, 2 * attempts * attempts))
-    where id = ${id}`);
+    where id = ${claim.id} and attempts = ${claim.token} and delivered_at is null`);
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { LocalHostedPayment, LocalPaymentResult } from '@streamshop/contract/payments.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { conflict, notFound } from '../errors.ts';
+import { holdLeases, LEASE_SEC } from '../leases.ts';
 import { type Card, DECLINE_MESSAGES, decideCard } from './local-cards.ts';
 import {
   LOCAL_SIGNATURE_HEADER,
@@ -24,6 +25,8 @@ import {
   lockActiveSubscription,
   markCancelAtPeriodEnd,
   markDelivered,
+  refundIntentsOfSubscription,
+  renewEventClaims,
   scheduleRetry,
   setHostedPage,
   setIntentStatus,
@@ -42,8 +45,6 @@ export type WebhookSender = (body: string, headers: Record<string, string>) => P
 
 const SUBSCRIPTION_PERIOD_MONTHS = 1;
 const MAX_DELIVERY_BATCH = 50;
-/** A claimed event is not claimed again for this long, however slow its delivery. */
-const DELIVERY_LEASE_SEC = 60;
 /** The job leaves events younger than this to the request that wrote them. */
 const FRESH_EVENT_SEC = 5;
 
@@ -81,7 +82,13 @@ export interface LocalProvider extends PaymentProvider {
  */
 export function localProvider(
   db: Db,
-  options: { webhookSecret: string; publicUrl: string; now?: () => Date },
+  options: {
+    webhookSecret: string;
+    publicUrl: string;
+    now?: () => Date;
+    /** A lease renewal failed (the database did not answer); the delivery goes on. */
+    onLeaseError?: (error: unknown) => void;
+  },
 ): LocalProvider {
   const now = options.now ?? (() => new Date());
   let send: WebhookSender | undefined;
@@ -138,25 +145,36 @@ export function localProvider(
     if (intent.subscriptionId) {
       const periodEnd = addMonths(now(), SUBSCRIPTION_PERIOD_MONTHS);
       await activateSubscription(tx, intent.subscriptionId, periodEnd, last4);
-      await enqueue(tx, { type: 'subscription.paid', subscriptionRef: intent.subscriptionId, periodEnd });
+      await enqueue(tx, {
+        type: 'subscription.paid',
+        subscriptionRef: intent.subscriptionId,
+        invoiceRef: `in_local_${token()}`,
+        periodEnd,
+      });
     }
     return { status: 'succeeded' } as const;
   }
 
-  /** Runs a state change, then hands its events to the webhook at once (the job retries failures). */
+  /**
+   * Runs a state change, then hands its events to the webhook at once (the job retries failures).
+   * Once the change is committed (a card charged) its answer stands: if the database goes away
+   * before the events are handed over, the payment job delivers them when it is back (a claim
+   * left unsettled lapses within its short lease), and the buyer is not told to try again for a
+   * payment that went through.
+   */
   async function changeThenDeliver<T>(change: (tx: Tx) => Promise<T>): Promise<T> {
     const ids: string[] = [];
     const result = await db.transaction(async (tx) => {
       written.set(tx, ids);
       return change(tx);
     });
-    if (ids.length) await provider.deliverDue(ids);
+    if (ids.length) await provider.deliverDue(ids).catch(() => undefined);
     return result;
   }
 
   const provider: LocalProvider = {
     name: 'local',
-    clientConfig: () => ({ provider: 'local' }),
+    clientConfig: () => ({ provider: 'local', sellersOnboard: false }),
 
     async createPayment({ paymentId, amountCents }) {
       const existing = await intentOfPayment(db, paymentId);
@@ -225,6 +243,16 @@ export function localProvider(
       });
     },
 
+    async refundSubscription(ref) {
+      await changeThenDeliver(async (tx) => {
+        await refundIntentsOfSubscription(tx, ref, now());
+        const active = await lockActiveSubscription(tx, ref);
+        if (!active) return;
+        await endSubscription(tx, ref);
+        await enqueue(tx, { type: 'subscription.ended', subscriptionRef: ref });
+      });
+    },
+
     async parseWebhook(rawBody, headers) {
       const body = rawBody.toString('utf8');
       verifyLocalSignature(options.webhookSecret, body, headers[LOCAL_SIGNATURE_HEADER], now());
@@ -266,36 +294,51 @@ export function localProvider(
 
     async deliverDue(only) {
       if (!send) return 0;
-      // Claim due events for a lease long enough for any delivery, so two deliverers (the request
-      // and the job, or two instances) do not both send them; a duplicate would still change
+      // Claim due events for a short lease renewed while they are delivered (platform/leases.ts),
+      // so two deliverers (the request and the job, or two instances) do not both send them, and
+      // a deliverer that dies leaves them to another within seconds; a duplicate would still change
       // nothing at the endpoint. The job leaves fresh events to the request that wrote them, so
       // that request answers only once its order exists. A failed delivery is retried after
       // 2, 8, 18 … seconds, at most an hour apart.
+      const claimedAt = performance.now();
       const claimed = await claimDueEvents(db, {
         only,
-        leaseSec: DELIVERY_LEASE_SEC,
+        leaseSec: LEASE_SEC,
         freshSec: FRESH_EVENT_SEC,
         limit: MAX_DELIVERY_BATCH,
       });
+      if (claimed.length === 0) return 0;
+      const leases = holdLeases(
+        claimed.map((event) => ({ id: event.id, token: event.attempts })),
+        (claims, leaseSec) => renewEventClaims(db, claims, leaseSec),
+        { claimedAt, onError: options.onLeaseError },
+      );
       // RETURNING has no order; deliver in the order the events happened.
       const due = [...claimed].sort((a, b) => a.created_at.localeCompare(b.created_at));
       let delivered = 0;
-      for (const event of due) {
-        let status = 0;
-        try {
-          status = await send(event.payload, {
-            'content-type': 'application/json',
-            [LOCAL_SIGNATURE_HEADER]: signLocalPayload(options.webhookSecret, event.payload, now()),
-          });
-        } catch {
-          status = 0;
+      try {
+        for (const event of due) {
+          // Stalled past the lease and taken over by another deliverer: that one sends it.
+          if (!(await leases.holds(event.id))) continue;
+          let status = 0;
+          try {
+            status = await send(event.payload, {
+              'content-type': 'application/json',
+              [LOCAL_SIGNATURE_HEADER]: signLocalPayload(options.webhookSecret, event.payload, now()),
+            });
+          } catch {
+            status = 0;
+          }
+          await leases.finish(event.id);
+          if (status >= 200 && status < 300) {
+            delivered++;
+            await markDelivered(db, event.id, now());
+          } else {
+            await scheduleRetry(db, { id: event.id, token: event.attempts });
+          }
         }
-        if (status >= 200 && status < 300) {
-          delivered++;
-          await markDelivered(db, event.id, now());
-        } else {
-          await scheduleRetry(db, event.id);
-        }
+      } finally {
+        await leases.stop();
       }
       return delivered;
     },
@@ -314,7 +357,12 @@ export function localProvider(
           // Renewal: the saved card is charged for the next period.
           const periodEnd = addMonths(locked.currentPeriodEnd, SUBSCRIPTION_PERIOD_MONTHS);
           await extendSubscription(tx, locked.id, periodEnd);
-          await enqueue(tx, { type: 'subscription.paid', subscriptionRef: locked.id, periodEnd });
+          await enqueue(tx, {
+            type: 'subscription.paid',
+            subscriptionRef: locked.id,
+            invoiceRef: `in_local_${token()}`,
+            periodEnd,
+          });
         });
       }
       return due.length;

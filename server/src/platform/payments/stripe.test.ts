@@ -171,6 +171,8 @@ describe('stripe provider: webhooks', () => {
         ...base,
         type: 'subscription.paid',
         subscriptionRef: 'sub_1Test',
+        // Both events name the invoice: one receipt for the two.
+        invoiceRef: 'in_1Test',
         periodEnd: new Date(PERIOD_END * 1000),
       });
     }
@@ -214,12 +216,105 @@ describe('stripe provider: webhooks', () => {
     });
   });
 
+  it('maps an account update to whether the seller can take paid orders', async () => {
+    const ready = await parse('account.updated', {
+      id: 'acct_1Seller',
+      object: 'account',
+      payouts_enabled: true,
+      capabilities: { transfers: 'active' },
+    });
+    expect(ready).toMatchObject({ type: 'seller.updated', accountRef: 'acct_1Seller', ready: true });
+    const restricted = await parse('account.updated', {
+      id: 'acct_1Seller',
+      object: 'account',
+      payouts_enabled: false,
+      capabilities: { transfers: 'active' },
+    });
+    expect(restricted).toMatchObject({ type: 'seller.updated', ready: false });
+  });
+
+  const payout = (overrides: Record<string, unknown> = {}) => ({
+    id: 'po_1Seller',
+    object: 'payout',
+    amount: 4500,
+    currency: 'usd',
+    status: 'paid',
+    automatic: true,
+    ...overrides,
+  });
+  /** An event of a connected account: Stripe names the account beside the object. */
+  const parseConnect = (type: string, object: Record<string, unknown>, account?: string) => {
+    const { body, headers } = signed({ ...eventPayload(type, object), ...(account && { account }) });
+    return offline.parseWebhook(body, headers);
+  };
+
+  it("maps a connected account's payout, paid or failed, with its account, amount and currency", async () => {
+    expect(await parseConnect('payout.paid', payout(), 'acct_1Seller')).toEqual({
+      ...base,
+      type: 'payout.paid',
+      accountRef: 'acct_1Seller',
+      payoutRef: 'po_1Seller',
+      amountCents: 4500,
+      currency: 'usd',
+    });
+    for (const type of ['payout.failed', 'payout.canceled']) {
+      const status = type === 'payout.failed' ? 'failed' : 'canceled';
+      expect(await parseConnect(type, payout({ status }), 'acct_1Seller')).toMatchObject({
+        type: 'payout.failed',
+        accountRef: 'acct_1Seller',
+        payoutRef: 'po_1Seller',
+        amountCents: 4500,
+      });
+    }
+    const euros = await parseConnect('payout.paid', payout({ currency: 'eur' }), 'acct_1Seller');
+    expect(euros).toMatchObject({ type: 'payout.paid', currency: 'eur' });
+  });
+
+  it("ignores the platform's own payouts (no connected account) and other payout events", async () => {
+    expect(await parseConnect('payout.paid', payout())).toEqual({
+      ...base,
+      type: 'ignored',
+      providerType: 'payout.paid',
+    });
+    expect(await parseConnect('payout.failed', payout({ status: 'failed' }))).toMatchObject({
+      type: 'ignored',
+    });
+    expect(await parseConnect('payout.created', payout({ status: 'pending' }), 'acct_1Seller')).toMatchObject(
+      {
+        type: 'ignored',
+        providerType: 'payout.created',
+      },
+    );
+  });
+
   it('records other events as ignored', async () => {
     expect(await parse('charge.succeeded', { id: 'ch_1', object: 'charge' })).toEqual({
       ...base,
       type: 'ignored',
       providerType: 'charge.succeeded',
     });
+  });
+
+  it("accepts the Connect endpoint's events signed with its own secret, and only with a secret it was given", async () => {
+    const connectSecret = 'whsec_test_streamshop_connect';
+    const payload = eventPayload('account.updated', {
+      id: 'acct_1Seller',
+      object: 'account',
+      payouts_enabled: true,
+      capabilities: { transfers: 'active' },
+    });
+    const { body, headers } = signed(payload, { secret: connectSecret });
+    const withConnect = stripeProvider(
+      { ...settings, connectWebhookSecret: connectSecret },
+      { stripe: new Stripe(SECRET_KEY) },
+    );
+    await expect(withConnect.parseWebhook(body, headers)).resolves.toMatchObject({ type: 'seller.updated' });
+    // Account events still verify with the account endpoint's secret.
+    const account = signed(eventPayload('customer.subscription.deleted', subscription()));
+    await expect(withConnect.parseWebhook(account.body, account.headers)).resolves.toMatchObject({
+      type: 'subscription.ended',
+    });
+    await expect(offline.parseWebhook(body, headers)).rejects.toBeInstanceOf(WebhookSignatureError);
   });
 
   it('rejects a payload signed with another secret', async () => {
@@ -325,6 +420,7 @@ describe('stripe provider: API calls', () => {
     expect(stripeProvider(settings, { stripe: api }).clientConfig()).toEqual({
       provider: 'stripe',
       publishableKey: 'pk_test_streamshop',
+      sellersOnboard: true,
     });
   });
 
@@ -426,22 +522,108 @@ describe('stripe provider: API calls', () => {
   });
 
   it('refunds a PaymentIntent once, and takes "already refunded" as done', async () => {
-    answer = () => ({
+    let refundAnswer: Answer = {
       body: { id: 're_1', object: 'refund', amount: 2500, payment_intent: 'pi_3Test', status: 'succeeded' },
-    });
+    };
+    answer = (req) =>
+      req.method === 'GET' ? { body: paymentIntent({ transfer_data: null }) } : refundAnswer;
     const provider = stripeProvider(settings, { stripe: api });
     await provider.refundPayment('pi_3Test');
-    expect(requests[0]?.path).toBe('/v1/refunds');
-    expect(requests[0]?.form.get('payment_intent')).toBe('pi_3Test');
-    expect(requests[0]?.headers['idempotency-key']).toBe('refund-pi_3Test');
+    expect(requests.map((req) => `${req.method} ${req.path}`)).toEqual([
+      'GET /v1/payment_intents/pi_3Test',
+      'POST /v1/refunds',
+    ]);
+    expect(Object.fromEntries(requests[1]?.form ?? [])).toEqual({ payment_intent: 'pi_3Test' });
+    expect(requests[1]?.headers['idempotency-key']).toBe('refund-pi_3Test');
 
-    answer = () =>
-      stripeError(400, {
-        type: 'invalid_request_error',
-        code: 'charge_already_refunded',
-        message: 'Charge ch_3Test has already been refunded.',
-      });
+    refundAnswer = stripeError(400, {
+      type: 'invalid_request_error',
+      code: 'charge_already_refunded',
+      message: 'Charge ch_3Test has already been refunded.',
+    });
     await expect(provider.refundPayment('pi_3Test')).resolves.toBeUndefined();
+  });
+
+  it("refunds a destination charge from the seller's account, with the platform's fee", async () => {
+    answer = (req) =>
+      req.method === 'GET'
+        ? {
+            body: paymentIntent({
+              transfer_data: { destination: 'acct_1Seller' },
+              application_fee_amount: 73,
+            }),
+          }
+        : { body: { id: 're_2', object: 'refund', payment_intent: 'pi_3Test', status: 'pending' } };
+    await stripeProvider(settings, { stripe: api }).refundPayment('pi_3Test');
+    expect(Object.fromEntries(requests[1]?.form ?? [])).toEqual({
+      payment_intent: 'pi_3Test',
+      reverse_transfer: 'true',
+      refund_application_fee: 'true',
+    });
+  });
+
+  it('makes a destination charge to the seller with the application fee', async () => {
+    answer = () => ({ body: paymentIntent({ status: 'requires_payment_method', amount_received: 0 }) });
+    await stripeProvider(settings, { stripe: api }).createPayment({
+      paymentId: 'pay_2',
+      amountCents: 2500,
+      description: 'Lamp',
+      transfer: { accountRef: 'acct_1Seller', feeCents: 73 },
+    });
+    expect(requests[0]?.form.get('transfer_data[destination]')).toBe('acct_1Seller');
+    expect(requests[0]?.form.get('application_fee_amount')).toBe('73');
+    expect(requests[0]?.form.get('amount')).toBe('2500');
+  });
+
+  it('opens an Express account once per seller, links to its onboarding, and reads whether it is ready', async () => {
+    const account = (overrides: Record<string, unknown> = {}) => ({
+      id: 'acct_1Seller',
+      object: 'account',
+      type: 'express',
+      payouts_enabled: false,
+      capabilities: { transfers: 'inactive' },
+      ...overrides,
+    });
+    let current = account();
+    answer = (req) => {
+      if (req.path === '/v1/accounts') return { body: account() };
+      if (req.path === '/v1/account_links') {
+        return { body: { object: 'account_link', url: 'https://connect.stripe.com/setup/e/acct_1Seller/x' } };
+      }
+      return { body: current };
+    };
+    const accounts = stripeProvider(settings, { stripe: api }).sellerAccounts;
+    if (!accounts) throw new Error('Stripe has seller accounts');
+
+    await expect(accounts.create({ userId: 'user_7', email: 'ana@example.com' })).resolves.toBe(
+      'acct_1Seller',
+    );
+    expect(requests[0]?.headers['idempotency-key']).toBe('seller-account-user_7');
+    expect(Object.fromEntries(requests[0]?.form ?? [])).toMatchObject({
+      type: 'express',
+      email: 'ana@example.com',
+      'capabilities[transfers][requested]': 'true',
+      'metadata[userId]': 'user_7',
+    });
+
+    const url = await accounts.onboardingLink('acct_1Seller', {
+      returnUrl: 'https://shop.example/dashboard?tab=earnings&onboarding=return',
+      refreshUrl: 'https://shop.example/dashboard?tab=earnings&onboarding=refresh',
+    });
+    expect(url).toBe('https://connect.stripe.com/setup/e/acct_1Seller/x');
+    expect(Object.fromEntries(requests[1]?.form ?? [])).toEqual({
+      account: 'acct_1Seller',
+      type: 'account_onboarding',
+      return_url: 'https://shop.example/dashboard?tab=earnings&onboarding=return',
+      refresh_url: 'https://shop.example/dashboard?tab=earnings&onboarding=refresh',
+    });
+
+    await expect(accounts.ready('acct_1Seller')).resolves.toBe(false);
+    current = account({ payouts_enabled: true, capabilities: { transfers: 'pending' } });
+    await expect(accounts.ready('acct_1Seller')).resolves.toBe(false);
+    current = account({ payouts_enabled: true, capabilities: { transfers: 'active' } });
+    await expect(accounts.ready('acct_1Seller')).resolves.toBe(true);
+    expect(requests[2]?.path).toBe('/v1/accounts/acct_1Seller');
   });
 
   it("turns other Stripe errors into a ProviderError with Stripe's message and no key", async () => {
@@ -588,6 +770,66 @@ describe('stripe provider: API calls', () => {
     expect(requests[0]?.method).toBe('POST');
     expect(requests[0]?.path).toBe('/v1/subscriptions/sub_1Test');
     expect(requests[0]?.form.get('cancel_at_period_end')).toBe('true');
+  });
+
+  it('refunds every paid invoice of a subscription, then ends it now', async () => {
+    const paidInvoice = (id: string, intent: string) => ({
+      ...invoice({ id, status: 'paid' }),
+      payments: list([
+        {
+          id: `inpay_${id}`,
+          object: 'invoice_payment',
+          status: 'paid',
+          payment: { type: 'payment_intent', payment_intent: intent },
+        },
+      ]),
+    });
+    answer = (req) => {
+      if (req.path === '/v1/invoices')
+        return { body: list([paidInvoice('in_2', 'pi_2'), paidInvoice('in_1', 'pi_1')]) };
+      if (req.path === '/v1/refunds') {
+        return {
+          body: {
+            id: 're_1',
+            object: 'refund',
+            payment_intent: req.form.get('payment_intent'),
+            status: 'succeeded',
+          },
+        };
+      }
+      return { body: subscription({ status: 'canceled' }) };
+    };
+    await stripeProvider(settings, { stripe: api }).refundSubscription('sub_1Test');
+    expect(requests.map((req) => `${req.method} ${req.path}`)).toEqual([
+      'GET /v1/invoices',
+      'POST /v1/refunds',
+      'POST /v1/refunds',
+      'DELETE /v1/subscriptions/sub_1Test',
+    ]);
+    expect(requests[0]?.query.get('subscription')).toBe('sub_1Test');
+    expect(requests[0]?.query.get('status')).toBe('paid');
+    expect([...(requests[0]?.query.entries() ?? [])]).toContainEqual(['expand[0]', 'data.payments']);
+    expect(requests.slice(1, 3).map((req) => req.headers['idempotency-key'])).toEqual([
+      'refund-pi_2',
+      'refund-pi_1',
+    ]);
+  });
+
+  it('takes an already ended subscription as ended, and fails while it is still running', async () => {
+    let status = 'canceled';
+    answer = (req) => {
+      if (req.path === '/v1/invoices') return { body: list([]) };
+      if (req.method === 'DELETE') {
+        return stripeError(400, { type: 'invalid_request_error', message: 'This subscription is canceled.' });
+      }
+      return { body: subscription({ status }) };
+    };
+    const provider = stripeProvider(settings, { stripe: api });
+    await expect(provider.refundSubscription('sub_1Test')).resolves.toBeUndefined();
+    status = 'active';
+    await expect(provider.refundSubscription('sub_1Test')).rejects.toThrow(
+      /Stripe subscription refund failed: This subscription is canceled/,
+    );
   });
 
   it('reports a Stripe outage as a ProviderError', async () => {

@@ -8,6 +8,7 @@ import {
   type PaymentProvider,
   ProviderError,
   type ProviderSession,
+  type SellerAccounts,
   WebhookSignatureError,
 } from './provider.ts';
 
@@ -26,7 +27,13 @@ const DEFAULT_FAILURE_MESSAGE = 'Your payment could not be completed.';
  */
 export function stripeProvider(settings: StripeSettings, options: { stripe?: Stripe } = {}): PaymentProvider {
   const stripe = options.stripe ?? new Stripe(settings.secretKey, { maxNetworkRetries: 2 });
-  const secrets = [settings.secretKey, settings.webhookSecret].filter((s) => s.length > 0);
+  const secrets = [settings.secretKey, settings.webhookSecret, settings.connectWebhookSecret ?? ''].filter(
+    (s) => s.length > 0,
+  );
+  /** The account endpoint's secret, then the Connect endpoint's (both post to the same URL). */
+  const signingSecrets = [settings.webhookSecret, settings.connectWebhookSecret].filter((s): s is string =>
+    Boolean(s),
+  );
 
   /** Runs a Stripe call; a Stripe error becomes a ProviderError carrying Stripe's message. */
   async function call<T>(operation: string, run: () => Promise<T>): Promise<T> {
@@ -82,11 +89,59 @@ export function stripeProvider(settings: StripeSettings, options: { stripe?: Str
     return created.id;
   }
 
-  return {
+  /** Refunds a PaymentIntent once (idempotency key per intent); "already refunded" is done. */
+  async function refund(ref: string, fromSeller: boolean): Promise<void> {
+    try {
+      const created = await stripe.refunds.create(
+        { payment_intent: ref, ...(fromSeller && { reverse_transfer: true, refund_application_fee: true }) },
+        { idempotencyKey: `refund-${ref}` },
+      );
+      if (created.status === 'failed' || created.status === 'canceled') {
+        throw new ProviderError(`Stripe refund failed: refund ${created.id} of ${ref} is ${created.status}`);
+      }
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeError && error.code === 'charge_already_refunded') return;
+      throw toProviderError('refund', error, secrets);
+    }
+  }
+
+  const sellerAccounts: SellerAccounts = {
+    async create({ userId, email }) {
+      const account = await call('seller account creation', () =>
+        stripe.accounts.create(
+          {
+            type: 'express',
+            email,
+            capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+            metadata: { userId },
+          },
+          { idempotencyKey: `seller-account-${userId}` },
+        ),
+      );
+      return account.id;
+    },
+    async onboardingLink(accountRef, { returnUrl, refreshUrl }) {
+      const link = await call('onboarding link creation', () =>
+        stripe.accountLinks.create({
+          account: accountRef,
+          type: 'account_onboarding',
+          return_url: returnUrl,
+          refresh_url: refreshUrl,
+        }),
+      );
+      return link.url;
+    },
+    async ready(accountRef) {
+      return accountReady(await call('seller account lookup', () => stripe.accounts.retrieve(accountRef)));
+    },
+  };
+
+  const provider: PaymentProvider = {
     name: 'stripe',
+    sellerAccounts,
 
     clientConfig() {
-      return { provider: 'stripe', publishableKey: settings.publishableKey };
+      return { provider: 'stripe', publishableKey: settings.publishableKey, sellersOnboard: true };
     },
 
     async createPayment(input: CreatePaymentInput): Promise<ProviderSession> {
@@ -98,6 +153,11 @@ export function stripeProvider(settings: StripeSettings, options: { stripe?: Str
             automatic_payment_methods: { enabled: true },
             description: input.description,
             metadata: { paymentId: input.paymentId },
+            // A destination charge: Stripe moves the amount less our fee to the seller's account.
+            ...(input.transfer && {
+              transfer_data: { destination: input.transfer.accountRef },
+              application_fee_amount: input.transfer.feeCents,
+            }),
           },
           { idempotencyKey: `payment-${input.paymentId}` },
         ),
@@ -167,18 +227,10 @@ export function stripeProvider(settings: StripeSettings, options: { stripe?: Str
     },
 
     async refundPayment(ref: string): Promise<void> {
-      try {
-        const refund = await stripe.refunds.create(
-          { payment_intent: ref },
-          { idempotencyKey: `refund-${ref}` },
-        );
-        if (refund.status === 'failed' || refund.status === 'canceled') {
-          throw new ProviderError(`Stripe refund failed: refund ${refund.id} of ${ref} is ${refund.status}`);
-        }
-      } catch (error) {
-        if (error instanceof Stripe.errors.StripeError && error.code === 'charge_already_refunded') return;
-        throw toProviderError('refund', error, secrets);
-      }
+      // A destination charge takes the refund back from the seller's account, and our fee back
+      // to the buyer's refund, as the ledger's refund and fee_refund entries say (ADR 0016).
+      const intent = await call('payment lookup', () => stripe.paymentIntents.retrieve(ref));
+      await refund(ref, Boolean(intent.transfer_data?.destination));
     },
 
     async createSubscription(input: CreateSubscriptionInput): Promise<ProviderSession> {
@@ -219,21 +271,53 @@ export function stripeProvider(settings: StripeSettings, options: { stripe?: Str
       );
     },
 
+    async refundSubscription(ref: string): Promise<void> {
+      const invoices = await call('subscription refund', () =>
+        stripe.invoices.list({ subscription: ref, status: 'paid', limit: 12, expand: ['data.payments'] }),
+      );
+      for (const invoice of invoices.data) {
+        for (const payment of invoice.payments?.data ?? []) {
+          const intent = payment.payment.payment_intent;
+          const intentId = typeof intent === 'string' ? intent : intent?.id;
+          // Pro invoices are the platform's own charges, never destination charges.
+          if (payment.status === 'paid' && intentId) await refund(intentId, false);
+        }
+      }
+      try {
+        await stripe.subscriptions.cancel(ref);
+      } catch (error) {
+        // Cancelling an ended subscription is an error at Stripe; ended is what was asked for.
+        const current = await call('subscription lookup', () => stripe.subscriptions.retrieve(ref));
+        if (current.status !== 'canceled') throw toProviderError('subscription refund', error, secrets);
+      }
+    },
+
     async parseWebhook(rawBody, headers): Promise<PaymentEvent> {
       const signature = headers['stripe-signature'];
       if (typeof signature !== 'string' || signature === '') {
         throw new WebhookSignatureError('Missing Stripe-Signature header');
       }
-      let event: Stripe.Event;
-      try {
-        event = stripe.webhooks.constructEvent(rawBody, signature, settings.webhookSecret);
-      } catch (error) {
-        const reason = error instanceof Error ? redact(error.message, secrets) : 'invalid payload';
-        throw new WebhookSignatureError(`Stripe webhook rejected: ${reason}`);
+      let failure: unknown;
+      for (const secret of signingSecrets) {
+        let event: Stripe.Event;
+        try {
+          event = stripe.webhooks.constructEvent(rawBody, signature, secret);
+        } catch (error) {
+          failure = error;
+          continue;
+        }
+        return toPaymentEvent(event);
       }
-      return toPaymentEvent(event);
+      const reason = failure instanceof Error ? redact(failure.message, secrets) : 'invalid payload';
+      throw new WebhookSignatureError(`Stripe webhook rejected: ${reason}`);
     },
   };
+  return provider;
+}
+
+/** A connected account takes destination charges once transfers are active, and pays out once enabled. */
+function accountReady(account: Stripe.Account): boolean {
+  return account.payouts_enabled === true && account.capabilities?.transfers === 'active';
 }
 
 /** Translates a verified Stripe event into the product's PaymentEvent. */
@@ -280,6 +364,7 @@ function toPaymentEvent(event: Stripe.Event): PaymentEvent {
         ...base,
         type: 'subscription.paid',
         subscriptionRef: typeof parentSubscription === 'string' ? parentSubscription : parentSubscription.id,
+        invoiceRef: invoice.id ?? event.id,
         periodEnd: new Date(Math.max(...lineEnds) * 1000),
       };
     }
@@ -296,6 +381,29 @@ function toPaymentEvent(event: Stripe.Event): PaymentEvent {
     }
     case 'customer.subscription.deleted':
       return { ...base, type: 'subscription.ended', subscriptionRef: event.data.object.id };
+    case 'account.updated':
+      return {
+        ...base,
+        type: 'seller.updated',
+        accountRef: event.data.object.id,
+        ready: accountReady(event.data.object),
+      };
+    case 'payout.paid':
+    case 'payout.failed':
+    case 'payout.canceled': {
+      // A connected account's payout names the account; one without it is the platform's own
+      // payout to its bank, which is no seller's money.
+      if (!event.account) return ignored;
+      const payout = event.data.object;
+      return {
+        ...base,
+        type: event.type === 'payout.paid' ? 'payout.paid' : 'payout.failed',
+        accountRef: event.account,
+        payoutRef: payout.id,
+        amountCents: payout.amount,
+        currency: payout.currency,
+      };
+    }
     default:
       return ignored;
   }

@@ -61,6 +61,15 @@ export function dismissToast(id?: string): void {
   setToasts(toasts.map((entry) => (id === undefined || entry.id === id ? { ...entry, open: false } : entry)));
 }
 
+/**
+ * Closes the open red toasts: once an action succeeds, an earlier error about it (or a check the
+ * form made before sending) is out of date. Other toasts stay.
+ */
+export function dismissErrorToasts(): void {
+  const stale = toasts.filter((entry) => entry.open && entry.variant === 'destructive');
+  for (const entry of stale) dismissToast(entry.id);
+}
+
 export function toast(options: ToastOptions): ToastHandle {
   nextId = (nextId + 1) % Number.MAX_SAFE_INTEGER;
   const id = String(nextId);

@@ -1,4 +1,5 @@
 import type { OidcProvider } from '@streamshop/contract/auth.ts';
+import { useQuery } from '@tanstack/react-query';
 import { Eye, EyeOff } from 'lucide-react';
 import { type ComponentProps, type ReactNode, useId, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
@@ -6,6 +7,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { externalSignInUrl } from '../../lib/api/auth.ts';
+import { externalProvidersQueryOptions } from '../../lib/api/external-providers.ts';
 
 export function AuthCard({
   title,
@@ -65,32 +67,43 @@ function ReplitMark() {
   );
 }
 
-const providers: { id: OidcProvider; label: string; mark: () => ReactNode }[] = [
-  { id: 'google', label: 'Continue with Google', mark: GoogleMark },
-  { id: 'replit', label: 'Continue with Replit', mark: ReplitMark },
-];
+const marks: Record<OidcProvider, () => ReactNode> = { google: GoogleMark, replit: ReplitMark };
 
-/** External sign-in: full page navigations, the server runs the OpenID Connect redirect. */
-export function ExternalSignInButtons() {
+/**
+ * External sign-in, for the providers this server is configured for: full page navigations, the
+ * server runs the OpenID Connect redirect. Nothing at all (no divider either) while the list
+ * loads, when it fails to, or when it is empty: the handle form below works either way, and a
+ * default install, which has none, never moves.
+ */
+export function ExternalSignIn() {
+  const { data } = useQuery(externalProvidersQueryOptions);
+  const providers = data?.providers ?? [];
+  if (providers.length === 0) return null;
   return (
-    <div className="grid gap-3">
-      {providers.map(({ id, label, mark: Mark }) => (
-        <Button
-          key={id}
-          variant="outline"
-          className="w-full"
-          data-testid={`signin-${id}`}
-          onClick={() => window.location.assign(externalSignInUrl(id))}
-        >
-          <Mark />
-          {label}
-        </Button>
-      ))}
-    </div>
+    <>
+      <div className="grid gap-3" data-testid="external-sign-in">
+        {providers.map(({ id, label }) => {
+          const Mark = marks[id];
+          return (
+            <Button
+              key={id}
+              variant="outline"
+              className="w-full"
+              data-testid={`signin-${id}`}
+              onClick={() => window.location.assign(externalSignInUrl(id))}
+            >
+              <Mark />
+              Continue with {label}
+            </Button>
+          );
+        })}
+      </div>
+      <OrDivider />
+    </>
   );
 }
 
-export function OrDivider() {
+function OrDivider() {
   return (
     <div className="flex items-center gap-3 text-muted-foreground text-xs uppercase">
       <span className="h-px flex-1 bg-border" />

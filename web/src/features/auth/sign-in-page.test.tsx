@@ -1,3 +1,4 @@
+import { EXTERNAL_PROVIDERS_URL, type ExternalProviders } from '@streamshop/contract/auth.ts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
@@ -5,10 +6,23 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../app/query-client.ts';
 import { getToasts, resetToasts } from '../../components/ui/use-toast.ts';
 import { authUserQueryKey } from '../../lib/api/auth.ts';
+import { externalProvidersQueryOptions } from '../../lib/api/external-providers.ts';
 import { SignInPage } from './sign-in-page.tsx';
 
-function renderSignIn(signinResponse: () => Response, entry = '/signin') {
-  const fetchMock = vi.fn(async (_url: string, _init?: RequestInit) => signinResponse());
+/**
+ * The sign-in page, with GET /api/auth/providers answering `providers` (none by default) and
+ * every other request answered by `signinResponse`.
+ */
+function renderSignIn(
+  signinResponse: () => Response,
+  entry = '/signin',
+  providers: ExternalProviders['providers'] = [],
+) {
+  const fetchMock = vi.fn(async (url: string, _init?: RequestInit) =>
+    url === EXTERNAL_PROVIDERS_URL
+      ? new Response(JSON.stringify({ providers }), { headers: { 'content-type': 'application/json' } })
+      : signinResponse(),
+  );
   vi.stubGlobal('fetch', fetchMock);
   const queryClient = createQueryClient({ onUnauthorized: () => {} });
   queryClient.setQueryData(authUserQueryKey, null);
@@ -24,7 +38,12 @@ function renderSignIn(signinResponse: () => Response, entry = '/signin') {
       <RouterProvider router={router} />
     </QueryClientProvider>,
   );
-  return { fetchMock, router };
+  const signinCalls = () => fetchMock.mock.calls.filter(([url]) => url !== EXTERNAL_PROVIDERS_URL);
+  const providersLoaded = () =>
+    waitFor(() =>
+      expect(queryClient.getQueryState(externalProvidersQueryOptions.queryKey)?.status).toBe('success'),
+    );
+  return { signinCalls, providersLoaded, router };
 }
 
 afterEach(() => {
@@ -37,14 +56,14 @@ const submit = () => fireEvent.click(screen.getByTestId('signin-submit'));
 
 describe('sign-in page', () => {
   it('asks for the handle before sending anything', () => {
-    const { fetchMock } = renderSignIn(() => new Response('{}'));
+    const { signinCalls } = renderSignIn(() => new Response('{}'));
     submit();
     expect(getToasts()[0]).toMatchObject({ title: 'Handle Required', variant: 'destructive' });
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(signinCalls()).toEqual([]);
   });
 
   it('sends the handle without @ and spaces, then goes to /dashboard', async () => {
-    const { fetchMock, router } = renderSignIn(
+    const { signinCalls, router } = renderSignIn(
       () =>
         new Response(JSON.stringify({ id: 'u1', handle: 'ana', plan: 'free' }), {
           headers: { 'content-type': 'application/json' },
@@ -54,7 +73,7 @@ describe('sign-in page', () => {
     fireEvent.change(screen.getByTestId('signin-password'), { target: { value: 'pw 12345' } });
     submit();
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
-    const [url, init] = fetchMock.mock.calls[0] ?? [];
+    const [url, init] = signinCalls()[0] ?? [];
     expect(url).toBe('/api/auth/signin');
     expect(JSON.parse(String(init?.body))).toEqual({ handle: 'ana', password: 'pw 12345' });
   });
@@ -82,6 +101,33 @@ describe('sign-in page', () => {
     expect(screen.getByRole('alert').textContent).toBe(
       'An account with that email already exists. Log in with your handle and password.',
     );
+  });
+
+  it('says why a stale bookmark of an unconfigured provider came back', () => {
+    renderSignIn(() => new Response('{}'), '/signin?error=google_not_configured');
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Google sign-in is not available on this site. Log in or sign up with a handle and password.',
+    );
+  });
+
+  it('shows no external sign-in buttons and no divider when no provider is configured', async () => {
+    const { providersLoaded } = renderSignIn(() => new Response('{}'));
+    await providersLoaded();
+    expect(screen.queryByTestId('external-sign-in')).toBeNull();
+    expect(screen.queryByRole('button', { name: /Continue with/ })).toBeNull();
+    expect(screen.queryByText(/or continue with your handle/i)).toBeNull();
+  });
+
+  it('shows the button of the one configured provider, then the divider', async () => {
+    const { providersLoaded } = renderSignIn(() => new Response('{}'), '/signin', [
+      { id: 'google', label: 'Google' },
+    ]);
+    // Nothing in that place until the list has come: no button that might lead nowhere.
+    expect(screen.queryByTestId('external-sign-in')).toBeNull();
+    await providersLoaded();
+    expect(screen.getByTestId('signin-google').textContent).toBe('Continue with Google');
+    expect(screen.queryByTestId('signin-replit')).toBeNull();
+    expect(screen.getByText(/or continue with your handle/i)).toBeTruthy();
   });
 
   it('shows no alert without an error', () => {

@@ -6,7 +6,7 @@ import { errorMessage } from '../../lib/api/client.ts';
 import { errorToast } from '../../lib/error-toast.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useAuth } from '../../lib/session/use-auth.ts';
-import { AuthCard, ExternalSignInButtons, Field, OrDivider, PasswordField } from './auth-form-parts.tsx';
+import { AuthCard, ExternalSignIn, Field, PasswordField } from './auth-form-parts.tsx';
 import { externalSignInError } from './external-sign-in-errors.ts';
 import { toSigninBody, validateSignIn } from './signin-validation.ts';
 
@@ -42,8 +42,7 @@ export function SignInPage() {
           {externalError}
         </p>
       )}
-      <ExternalSignInButtons />
-      <OrDivider />
+      <ExternalSignIn />
       <form className="grid gap-4" onSubmit={onSubmit} noValidate aria-label="Log in">
         <Field
           label="Handle"
@@ -65,6 +64,11 @@ export function SignInPage() {
           data-testid="signin-password"
           toggleTestId="signin-password-toggle"
         />
+        <p className="-mt-2 text-right text-sm">
+          <Link to="/forgot-password" className="text-muted-foreground hover:text-foreground hover:underline">
+            Forgot password?
+          </Link>
+        </p>
         <Button type="submit" className="w-full" disabled={signIn.isPending} data-testid="signin-submit">
           {signIn.isPending ? 'Logging In...' : 'Log In'}
         </Button>

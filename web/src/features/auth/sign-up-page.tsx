@@ -8,7 +8,7 @@ import { errorMessage } from '../../lib/api/client.ts';
 import { errorToast } from '../../lib/error-toast.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useAuth } from '../../lib/session/use-auth.ts';
-import { AuthCard, ExternalSignInButtons, Field, OrDivider, PasswordField } from './auth-form-parts.tsx';
+import { AuthCard, ExternalSignIn, Field, PasswordField } from './auth-form-parts.tsx';
 import { type SignUpForm, toSignupBody, validateSignUp } from './signup-validation.ts';
 
 const emptyForm: SignUpForm = {
@@ -67,8 +67,7 @@ export function SignUpPage() {
       title="Create your account"
       description="Join StreamShop to sell live, keep a storefront and shop from creators."
     >
-      <ExternalSignInButtons />
-      <OrDivider />
+      <ExternalSignIn />
       <form className="grid gap-4" onSubmit={onSubmit} noValidate aria-label="Sign up">
         <div className="grid gap-4 sm:grid-cols-2">
           <Field

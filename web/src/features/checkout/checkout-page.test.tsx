@@ -38,7 +38,7 @@ const baseRoutes: Routes = {
       amountCents: 2500,
       reservedUntil: new Date(Date.now() + 600_000).toISOString(),
     }),
-  'GET /api/payments/config': () => json({ provider: 'local' }),
+  'GET /api/payments/config': () => json({ provider: 'local', sellersOnboard: false }),
 };
 
 function renderCheckout(overrides: Routes = {}, options: { user?: User | null; path?: string } = {}) {
@@ -128,6 +128,39 @@ describe('checkout page', () => {
     expect(getToasts()).toHaveLength(0);
   });
 
+  it('shows the order, not a card form, to a buyer who paid for the last one moments ago', async () => {
+    const order = {
+      id: '0a1b2c3d-0000-4000-8000-000000000001',
+      role: 'buyer',
+      status: 'paid',
+      amountCents: 2500,
+      shippingCents: 0,
+      item: { productId: ID, title: 'Blue Note LP', imageUrl: null, fulfillment: 'digital' },
+      createdAt: new Date().toISOString(),
+    };
+    const { calls } = renderCheckout({
+      [`GET /api/products/${ID}`]: () => json({ ...product, stock: 0 }),
+      [`POST /api/checkout/${ID}`]: () => json({ order }),
+    });
+    expect(await screen.findByTestId('order-placed')).toBeTruthy();
+    expect(screen.getByTestId('order-placed-reference').textContent).toBe('#0A1B2C3D');
+    expect(screen.getByTestId('order-placed').textContent).toContain('Blue Note LP');
+    expect(screen.getByTestId('order-placed').textContent).toContain('$25.00');
+    expect(screen.getByRole('link', { name: 'See your orders' }).getAttribute('href')).toBe('/orders');
+    expect(screen.queryByTestId('card-number')).toBeNull();
+    expect(calls(`POST /api/checkout/${ID}`)).toHaveLength(1);
+  });
+
+  it('shows Sold Out when the server answers 409 for a product with none left', async () => {
+    renderCheckout({
+      [`GET /api/products/${ID}`]: () => json({ ...product, stock: 0 }),
+      [`POST /api/checkout/${ID}`]: () =>
+        json({ message: 'This product is sold out.', code: 'CONFLICT' }, 409),
+    });
+    expect(await screen.findByRole('heading', { name: 'Sold Out' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Check again' })).toBeNull();
+  });
+
   it('toasts Payment Setup Failed with the server message', async () => {
     renderCheckout({
       [`POST /api/checkout/${ID}`]: () => json({ message: 'You cannot buy your own product' }, 400),
@@ -203,5 +236,101 @@ describe('checkout page', () => {
     await waitFor(() => expect(getToasts()[0]).toMatchObject({ title: 'Payment Successful' }));
     const [, init] = calls('POST /api/payments/local/authenticate')[0] ?? [];
     expect(JSON.parse(String(init?.body))).toEqual({ clientSecret: 'pi_1_secret_x', approve: true });
+  });
+
+  describe('a product that ships', () => {
+    const shipped = { ...product, fulfillment: 'ship', shippingCents: 700 } as Product;
+    const home = {
+      id: 'a1',
+      name: 'Ana Buyer',
+      line1: '1 Record Lane',
+      line2: null,
+      city: 'Bristol',
+      region: null,
+      postalCode: 'BS1 4DJ',
+      country: 'GB',
+      lastUsedAt: '2026-01-01T00:00:00.000Z',
+    };
+    const sessionFor = (init?: RequestInit) => {
+      const body = JSON.parse(String(init?.body ?? '{}'));
+      return json({
+        clientSecret: 'pi_2_secret_y',
+        amountCents: 3200,
+        subtotalCents: 2500,
+        shippingCents: 700,
+        shippingAddress: body.shippingAddress ?? null,
+        reservedUntil: new Date(Date.now() + 600_000).toISOString(),
+      });
+    };
+    const bodies = (calls: ReturnType<typeof renderCheckout>['calls']) =>
+      calls(`POST /api/checkout/${ID}`).map(([, init]) => JSON.parse(String(init?.body)));
+
+    it('opens the checkout with the saved address at once, and shows subtotal, shipping and total', async () => {
+      const { calls } = renderCheckout({
+        [`GET /api/products/${ID}`]: () => json(shipped),
+        'GET /api/addresses': () => json({ addresses: [home] }),
+      });
+      vi.mocked(fetch).mockImplementation(async (url, init) => {
+        const key = `${init?.method ?? 'GET'} ${url}`;
+        if (key === `POST /api/checkout/${ID}`) return sessionFor(init);
+        if (key === `GET /api/products/${ID}`) return json(shipped);
+        if (key === 'GET /api/addresses') return json({ addresses: [home] });
+        return json({ provider: 'local', sellersOnboard: false });
+      });
+      await screen.findByTestId('card-number');
+      expect((screen.getByRole('radio', { name: /Ana Buyer/ }) as HTMLInputElement).checked).toBe(true);
+      expect(screen.getByTestId('checkout-subtotal').textContent).toBe('$25.00');
+      expect(screen.getByTestId('checkout-shipping').textContent).toBe('$7.00');
+      expect(screen.getByTestId('checkout-total').textContent).toBe('$32.00');
+      expect(screen.getByTestId('payment-submit').textContent).toBe('Pay $32.00');
+      const { id: _id, lastUsedAt: _at, ...address } = home;
+      expect(bodies(calls)).toEqual([{ shippingAddress: address }]);
+    });
+
+    it('asks for an address first when none is saved, with errors tied to their fields', async () => {
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(async (url: string, init?: RequestInit) => {
+          const key = `${init?.method ?? 'GET'} ${url}`;
+          if (key === `POST /api/checkout/${ID}`) return sessionFor(init);
+          if (key === `GET /api/products/${ID}`) return json(shipped);
+          if (key === 'GET /api/addresses') return json({ addresses: [] });
+          return json({ provider: 'local', sellersOnboard: false });
+        }),
+      );
+      const queryClient = createQueryClient({ onUnauthorized: () => {} });
+      queryClient.setQueryData(authUserQueryKey, buyer);
+      const router = createMemoryRouter([{ path: '/checkout/:productId', Component: CheckoutPage }], {
+        initialEntries: [`/checkout/${ID}`],
+      });
+      render(
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>,
+      );
+      await screen.findByTestId('address-form');
+      // Before an address: the product's own prices, and no card form.
+      expect(screen.getByTestId('checkout-shipping').textContent).toBe('$7.00');
+      expect(screen.getByTestId('checkout-total').textContent).toBe('$32.00');
+      expect(screen.queryByTestId('card-number')).toBeNull();
+
+      fireEvent.change(screen.getByLabelText('Full name'), { target: { value: 'Ana Buyer' } });
+      fireEvent.change(screen.getByLabelText('Country'), { target: { value: '' } });
+      fireEvent.click(screen.getByTestId('address-submit'));
+      const line1 = screen.getByLabelText('Address');
+      expect(line1.getAttribute('aria-invalid')).toBe('true');
+      const describedBy = line1.getAttribute('aria-describedby') ?? '';
+      expect(document.getElementById(describedBy)?.textContent).toBe('Address is required');
+      expect(screen.getByLabelText('Country').getAttribute('aria-invalid')).toBe('true');
+
+      fireEvent.change(line1, { target: { value: '1 Record Lane' } });
+      fireEvent.change(screen.getByLabelText('City'), { target: { value: 'Bristol' } });
+      fireEvent.change(screen.getByLabelText('Postal code'), { target: { value: 'BS1 4DJ' } });
+      fireEvent.change(screen.getByLabelText('Country'), { target: { value: 'GB' } });
+      fireEvent.click(screen.getByTestId('address-submit'));
+      await screen.findByTestId('card-number');
+      expect(screen.getByTestId('payment-submit').textContent).toBe('Pay $32.00');
+      expect((screen.getByRole('radio', { name: /Ana Buyer/ }) as HTMLInputElement).checked).toBe(true);
+    });
   });
 });

@@ -1,16 +1,23 @@
 import type { Product } from '@streamshop/contract/catalog.ts';
 import { PAYMENT_SUCCESS_REDIRECT_MS } from '@streamshop/contract/constants.ts';
 import { formatCents } from '@streamshop/contract/money.ts';
-import type { PaymentSession } from '@streamshop/contract/payments.ts';
+import type { CheckoutSession } from '@streamshop/contract/payments.ts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { LucideIcon } from 'lucide-react';
 import { AlertCircle, ArrowLeft, Link2Off, PackageX, RotateCw, ShieldCheck } from 'lucide-react';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { checkoutTotals } from '../../components/order-summary/checkout-totals.ts';
+import { checkoutTotals, estimatedTotals } from '../../components/order-summary/checkout-totals.ts';
+import { OrderPlacedNote } from '../../components/order-summary/order-placed.tsx';
 import { ReservationNote, SummaryLine } from '../../components/order-summary/order-summary-parts.tsx';
 import { PaymentForm } from '../../components/payment-form/payment-form.tsx';
 import { ProductThumb } from '../../components/product-thumb.tsx';
+import { serverAddressErrors } from '../../components/shipping-address/address-form.ts';
+import {
+  type ShippingAddressChoice,
+  ShippingAddressStep,
+  useShippingAddress,
+} from '../../components/shipping-address/shipping-address-step.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
@@ -21,6 +28,7 @@ import {
   checkoutSessionQueryOptions,
   invalidateAfterPurchase,
 } from '../../lib/api/checkout.ts';
+import { extractFieldErrors } from '../../lib/api/client.ts';
 import { errorToast } from '../../lib/error-toast.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useRedirectSignedOut } from '../../lib/session/use-redirect-signed-out.ts';
@@ -75,8 +83,10 @@ function SettingUp() {
   );
 }
 
-function OrderSummary({ product, session }: { product: Product; session: PaymentSession }) {
-  const totals = checkoutTotals(session.amountCents);
+/** The summary: from the server's answer once a session is open, else the product's own prices. */
+function OrderSummary({ product, session }: { product: Product; session: CheckoutSession | undefined }) {
+  const totals = session ? checkoutTotals(session) : estimatedTotals(product);
+  const ships = product.fulfillment === 'ship' || totals.shippingCents > 0;
   return (
     <Card data-testid="order-summary">
       <CardHeader>
@@ -102,12 +112,50 @@ function OrderSummary({ product, session }: { product: Product; session: Payment
         </div>
         <dl className="grid gap-2 border-border border-t pt-4">
           <SummaryLine label="Subtotal" cents={totals.subtotalCents} />
+          {ships ? <SummaryLine label="Shipping" cents={totals.shippingCents} /> : null}
           <SummaryLine label="Processing fee" cents={totals.processingFeeCents} />
           <SummaryLine label="Total" cents={totals.totalCents} strong />
         </dl>
-        <ReservationNote reservedUntil={session.reservedUntil} />
+        {session ? <ReservationNote reservedUntil={session.reservedUntil} /> : null}
       </CardContent>
     </Card>
+  );
+}
+
+/** The card form, once the session matches the address chosen (hidden while the form is open). */
+function PaymentStep({
+  choice,
+  session,
+  onSuccess,
+  onFailure,
+}: {
+  choice: ShippingAddressChoice;
+  session: CheckoutSession | undefined;
+  onSuccess: () => void;
+  onFailure: (message: string) => void;
+}) {
+  if (!choice.ready) {
+    return choice.loading ? null : (
+      <p className="text-muted-foreground text-sm" data-testid="checkout-address-first">
+        Add where to ship it to continue to payment.
+      </p>
+    );
+  }
+  if (!session) {
+    return (
+      <div className="flex items-center gap-2 text-muted-foreground text-sm" data-testid="checkout-updating">
+        <Spinner className="size-4" label="Updating your checkout" />
+        Updating your checkout…
+      </div>
+    );
+  }
+  return (
+    <PaymentForm
+      clientSecret={session.clientSecret}
+      submitLabel={`Pay ${formatCents(session.amountCents)}`}
+      onSuccess={onSuccess}
+      onFailure={onFailure}
+    />
   );
 }
 
@@ -122,9 +170,16 @@ export function CheckoutPage() {
   const validId = isProductId(productId);
 
   const product = useQuery({ ...checkoutProductQueryOptions(id), enabled: signedIn && validId });
-  const inStock = (product.data?.stock ?? 0) > 0;
-  const session = useQuery({ ...checkoutSessionQueryOptions(id), enabled: signedIn && validId && inStock });
-  const view = checkoutView({ productId, signedIn, product, session });
+  const shipping = useShippingAddress(product.data?.fulfillment === 'ship');
+  const awaitingAddress = shipping.needed && shipping.chosen === null;
+  const session = useQuery({
+    ...checkoutSessionQueryOptions(id, shipping.chosen),
+    // Asked even when none is left: a buyer who paid for the last one gets their order back.
+    enabled: signedIn && validId && product.isSuccess && !awaitingAddress,
+    // Another address re-opens the same hold: keep showing the summary meanwhile.
+    placeholderData: (previous) => previous,
+  });
+  const view = checkoutView({ productId, signedIn, product, session, awaitingAddress });
 
   // One 'Payment Setup Failed' toast per failed attempt, not per render.
   const toastedError = useRef(0);
@@ -186,6 +241,15 @@ export function CheckoutPage() {
           </div>
         </StateCard>
       );
+    case 'ordered':
+      return (
+        <div className={PAGE_CLASS} data-testid="checkout-ordered">
+          <div className="mx-auto grid max-w-lg gap-2">
+            <OrderPlacedNote order={view.order} />
+            {backToMarketplace()}
+          </div>
+        </div>
+      );
     case 'load-failed':
     case 'setup-failed':
       return (
@@ -208,6 +272,7 @@ export function CheckoutPage() {
           </div>
         </StateCard>
       );
+    case 'address':
     case 'ready':
       return (
         <section className={PAGE_CLASS}>
@@ -224,16 +289,25 @@ export function CheckoutPage() {
           </h1>
           <p className="mt-2 text-lg text-muted-foreground">Complete your purchase securely.</p>
           <div className="mt-8 grid items-start gap-6 lg:grid-cols-2">
-            <OrderSummary product={view.product} session={view.session} />
+            <OrderSummary product={view.product} session={view.kind === 'ready' ? view.session : undefined} />
             <Card>
               <CardHeader>
-                <CardTitle className="text-xl">Payment Details</CardTitle>
+                <CardTitle className="text-xl">
+                  {shipping.needed ? 'Shipping and Payment' : 'Payment Details'}
+                </CardTitle>
                 <CardDescription>Pay by card. Your card details are sent encrypted.</CardDescription>
               </CardHeader>
-              <CardContent className="grid gap-4">
-                <PaymentForm
-                  clientSecret={view.session.clientSecret}
-                  submitLabel={`Pay ${formatCents(view.session.amountCents)}`}
+              <CardContent className="grid gap-6">
+                <ShippingAddressStep
+                  choice={shipping}
+                  serverErrors={
+                    session.isError ? serverAddressErrors(extractFieldErrors(session.error)) : undefined
+                  }
+                  disabled={session.isFetching}
+                />
+                <PaymentStep
+                  choice={shipping}
+                  session={view.kind === 'ready' && !session.isPlaceholderData ? view.session : undefined}
                   onSuccess={paid}
                   onFailure={failed}
                 />

@@ -1,5 +1,6 @@
 import type { Product } from '@streamshop/contract/catalog.ts';
-import type { PaymentSession } from '@streamshop/contract/payments.ts';
+import type { OrderDetail } from '@streamshop/contract/orders.ts';
+import type { CheckoutSession } from '@streamshop/contract/payments.ts';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../lib/api/client.ts';
 import { checkoutView, type QuerySnapshot, SOLD_OUT_MESSAGE } from './checkout-view.ts';
@@ -7,7 +8,14 @@ import { checkoutView, type QuerySnapshot, SOLD_OUT_MESSAGE } from './checkout-v
 const ID = '6f1c1f5e-2a4b-4c3d-9e8f-0123456789ab';
 
 const product = { id: ID, title: 'Blue Note LP', stock: 2 } as Product;
-const session: PaymentSession = { clientSecret: 'pi_1_secret', amountCents: 2500, reservedUntil: null };
+const session: CheckoutSession = {
+  clientSecret: 'pi_1_secret',
+  amountCents: 2500,
+  subtotalCents: 2500,
+  shippingCents: 0,
+  shippingAddress: null,
+  reservedUntil: null,
+};
 
 const pending = { status: 'pending', data: undefined, error: null } as const;
 const ok = <T>(data: T): QuerySnapshot<T> => ({ status: 'success', data, error: null });
@@ -40,11 +48,24 @@ describe('checkoutView', () => {
     expect(view({ product: failed(404, '{"message":"Product not found"}') }).kind).toBe('not-found');
   });
 
-  it('is sold out without asking for a session when no unit is left', () => {
-    expect(view({ product: ok({ ...product, stock: 0 }), session: pending })).toEqual({
+  it('asks the server even when no unit is left, and is sold out when it answers 409', () => {
+    const none = ok({ ...product, stock: 0 });
+    expect(view({ product: none, session: pending }).kind).toBe('loading');
+    expect(view({ product: none, session: failed(409, '{"message":"This product is sold out."}') })).toEqual({
       kind: 'sold-out',
       message: SOLD_OUT_MESSAGE,
     });
+    // A buyer with no address to send cannot have paid for it: sold out without asking.
+    expect(view({ product: none, session: pending, awaitingAddress: true })).toEqual({
+      kind: 'sold-out',
+      message: SOLD_OUT_MESSAGE,
+    });
+  });
+
+  it('shows the order of a buyer who paid for it moments ago', () => {
+    const order = { id: 'o1', status: 'paid', amountCents: 2500 } as OrderDetail;
+    expect(view({ session: ok({ order }) })).toEqual({ kind: 'ordered', product, order });
+    expect(view({ product: ok({ ...product, stock: 0 }), session: ok({ order }) }).kind).toBe('ordered');
   });
 
   it("shows the server's reason when the last unit is taken meanwhile (409)", () => {

@@ -1,10 +1,20 @@
-import type { Product } from '@streamshop/contract/catalog.ts';
-import { DASHBOARD_LATEST_ORDERS } from '@streamshop/contract/constants.ts';
+import type { Product, Stream } from '@streamshop/contract/catalog.ts';
 import { formatCents } from '@streamshop/contract/money.ts';
 import { useQuery } from '@tanstack/react-query';
-import { Crown, DollarSign, Eye, Package, Plus, Radio, ShieldCheck, ShoppingBag, Video } from 'lucide-react';
+import {
+  Crown,
+  DollarSign,
+  Eye,
+  Package,
+  Plus,
+  Radio,
+  Settings,
+  ShieldCheck,
+  ShoppingBag,
+  Video,
+} from 'lucide-react';
 import { type ComponentType, type ReactNode, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
@@ -14,18 +24,26 @@ import {
   analyticsQueryOptions,
   myProductsQueryOptions,
   myStreamsQueryOptions,
-  ordersQueryOptions,
 } from '../../lib/api/dashboard.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useAuth } from '../../lib/session/use-auth.ts';
 import { DeleteProductDialog } from './delete-product-dialog.tsx';
-import { OrderRow } from './order-row.tsx';
+import { EarningsPanel } from './earnings-panel.tsx';
+import { PayoutsNeededNotice } from './payout-account.tsx';
 import { ProductDialog } from './product-dialog.tsx';
 import { ProductRow } from './product-row.tsx';
+import { SalesPanel } from './sales-panel.tsx';
 import { StatCard } from './stat-card.tsx';
+import { StreamAnalyticsDialog } from './stream-analytics-dialog.tsx';
 import { StreamRow } from './stream-row.tsx';
 
 const ALL_FACETS = new URLSearchParams();
+/** The dashboard's tabs; ?tab= opens one (the sale emails link to ?tab=sales). */
+const DASHBOARD_TABS = ['products', 'streams', 'sales', 'earnings'] as const;
+
+/** ?onboarding= as Stripe's onboarding sends the seller back (ONBOARDING_RETURN_PATH). */
+const onboardingReturn = (value: string | null) =>
+  value === 'return' || value === 'refresh' ? value : undefined;
 
 function RowsSkeleton() {
   return (
@@ -67,12 +85,12 @@ export function DashboardPage({
   const analytics = useQuery(analyticsQueryOptions);
   const products = useQuery(myProductsQueryOptions);
   const streams = useQuery(myStreamsQueryOptions);
-  const orders = useQuery(ordersQueryOptions);
   const facets = useQuery(facetsQueryOptions(ALL_FACETS));
 
   const [dialogOpen, setDialogOpen] = useState(false);
   const [editing, setEditing] = useState<Product | null>(null);
   const [deleting, setDeleting] = useState<Product | null>(null);
+  const [analyzing, setAnalyzing] = useState<Stream | null>(null);
   const [chatSettingsOpen, setChatSettingsOpen] = useState(false);
 
   const openAdd = () => {
@@ -85,7 +103,8 @@ export function DashboardPage({
   };
 
   const stats = analytics.data;
-  const latestOrders = orders.data?.slice(0, DASHBOARD_LATEST_ORDERS);
+  const [searchParams, setSearchParams] = useSearchParams();
+  const tab = DASHBOARD_TABS.find((name) => name === searchParams.get('tab')) ?? 'products';
 
   return (
     <div className="mx-auto w-full max-w-6xl px-4 py-8 sm:px-6">
@@ -97,6 +116,10 @@ export function DashboardPage({
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
+          <Link to="/settings" className={buttonClasses({ variant: 'ghost' })} data-testid="settings-link">
+            <Settings aria-hidden="true" />
+            Settings
+          </Link>
           {user?.plan === 'free' ? (
             <Link
               to="/subscribe"
@@ -134,7 +157,7 @@ export function DashboardPage({
           testId="stat-orders"
           note={
             stats?.totalPurchases
-              ? `${stats.totalPurchases.toLocaleString('en-US')} ${stats.totalPurchases === 1 ? 'purchase' : 'purchases'} of your own`
+              ? `Not counted: ${stats.totalPurchases.toLocaleString('en-US')} ${stats.totalPurchases === 1 ? 'order' : 'orders'} you placed as a buyer`
               : undefined
           }
         />
@@ -152,14 +175,21 @@ export function DashboardPage({
         />
       </section>
 
-      <Tabs defaultValue="products">
+      <Tabs
+        value={tab}
+        onValueChange={(value) =>
+          setSearchParams(value === 'products' ? {} : { tab: value }, { replace: true })
+        }
+      >
         <TabsList aria-label="Dashboard sections">
           <TabsTrigger value="products">Products</TabsTrigger>
           <TabsTrigger value="streams">Streams</TabsTrigger>
-          <TabsTrigger value="orders">Orders</TabsTrigger>
+          <TabsTrigger value="sales">Sales</TabsTrigger>
+          <TabsTrigger value="earnings">Earnings</TabsTrigger>
         </TabsList>
 
         <TabsContent value="products" className="mt-6">
+          <PayoutsNeededNotice onOpenEarnings={() => setSearchParams({ tab: 'earnings' })} />
           <TabPanelHeader title="Your Products">
             <Button onClick={openAdd} data-testid="add-product">
               <Plus aria-hidden="true" />
@@ -178,7 +208,9 @@ export function DashboardPage({
               testId="dashboard-products-empty"
             />
           ) : (
-            <ul className="grid gap-3" aria-label="Your products">
+            // grid-cols-1 is minmax(0, 1fr): the implicit `auto` column would grow to the longest
+            // title and push the page (and every row's buttons) past a phone's width.
+            <ul className="grid grid-cols-1 gap-3" aria-label="Your products">
               {products.data.map((product) => (
                 <ProductRow
                   key={product.id}
@@ -213,33 +245,20 @@ export function DashboardPage({
               description="Go live to sell in real time; recordings appear here."
             />
           ) : (
-            <ul className="grid gap-3" aria-label="Your streams">
+            <ul className="grid grid-cols-1 gap-3" aria-label="Your streams">
               {streams.data.map((stream) => (
-                <StreamRow key={stream.id} stream={stream} />
+                <StreamRow key={stream.id} stream={stream} onAnalytics={() => setAnalyzing(stream)} />
               ))}
             </ul>
           )}
         </TabsContent>
 
-        <TabsContent value="orders" className="mt-6">
-          <TabPanelHeader title="Recent Orders" />
-          {orders.isPending ? (
-            <RowsSkeleton />
-          ) : orders.isError || !latestOrders ? (
-            <LoadFailed what="orders" />
-          ) : latestOrders.length === 0 ? (
-            <EmptyState
-              icon={ShoppingBag}
-              title="No Orders Yet"
-              description="Your orders will show up here."
-            />
-          ) : (
-            <ul className="grid gap-3" aria-label="Recent orders">
-              {latestOrders.map((order) => (
-                <OrderRow key={order.id} order={order} />
-              ))}
-            </ul>
-          )}
+        <TabsContent value="sales" className="mt-6">
+          <SalesPanel />
+        </TabsContent>
+
+        <TabsContent value="earnings" className="mt-6">
+          <EarningsPanel returnedFrom={onboardingReturn(searchParams.get('onboarding'))} />
         </TabsContent>
       </Tabs>
 
@@ -250,6 +269,12 @@ export function DashboardPage({
         onOpenChange={setDialogOpen}
       />
       <ChatSettingsDialog open={chatSettingsOpen} onOpenChange={setChatSettingsOpen} />
+      <StreamAnalyticsDialog
+        stream={analyzing}
+        onOpenChange={(open) => {
+          if (!open) setAnalyzing(null);
+        }}
+      />
       <DeleteProductDialog
         product={deleting}
         onOpenChange={(open) => {

@@ -1,5 +1,6 @@
 import type { CategoryFacet, Product } from '@streamshop/contract/catalog.ts';
 import { CONDITIONS, type Condition } from '@streamshop/contract/constants.ts';
+import { FULFILLMENTS, type Fulfillment } from '@streamshop/contract/shipping.ts';
 import { ImageOff, Loader2, Upload } from 'lucide-react';
 import { type ChangeEvent, type FormEvent, useId, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
@@ -23,7 +24,6 @@ import {
 import { toast } from '../../components/ui/use-toast.ts';
 import { errorMessage, extractFieldErrors } from '../../lib/api/client.ts';
 import { useSaveProductMutation, useUploadImageMutation } from '../../lib/api/dashboard.ts';
-import { cn } from '../../lib/cn.ts';
 import { errorToast } from '../../lib/error-toast.ts';
 import {
   emptyProductForm,
@@ -36,6 +36,11 @@ import {
 const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
 const UPLOAD_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 const CONDITION_LABELS: Record<Condition, string> = { new: 'New', used: 'Used', refurbished: 'Refurbished' };
+const FULFILLMENT_LABELS: Record<Fulfillment, string> = {
+  ship: 'Shipped to the buyer',
+  digital: 'Digital (nothing ships)',
+  pickup: 'Picked up by the buyer',
+};
 
 type FieldErrors = Partial<Record<keyof ProductFormValues, string>>;
 
@@ -43,7 +48,7 @@ type FieldErrors = Partial<Record<keyof ProductFormValues, string>>;
 function toFormErrors(fields: Record<string, string>): FieldErrors {
   const errors: FieldErrors = {};
   for (const [key, message] of Object.entries(fields)) {
-    const field = key === 'priceCents' ? 'price' : key;
+    const field = key === 'priceCents' ? 'price' : key === 'shippingCents' ? 'shipping' : key;
     if (field in emptyProductForm()) errors[field as keyof ProductFormValues] = message;
   }
   return errors;
@@ -91,16 +96,17 @@ function ProductForm({
     event.target.value = '';
     if (!file) return;
     if (!UPLOAD_TYPES.includes(file.type)) {
-      errorToast('Error', 'Choose a JPEG, PNG or WebP image.');
+      errorToast('Upload Failed', 'Choose a JPEG, PNG or WebP image.');
       return;
     }
     if (file.size > MAX_UPLOAD_BYTES) {
-      errorToast('Error', 'The image must be 5 MB or smaller.');
+      errorToast('Upload Failed', 'The image must be 5 MB or smaller.');
       return;
     }
     upload.mutate(file, {
       onSuccess: (url) => set('imageUrl', url),
-      onError: (error) => errorToast('Error', errorMessage(error, 'The image could not be uploaded.')),
+      onError: (error) =>
+        errorToast('Upload Failed', errorMessage(error, 'The image could not be uploaded.')),
     });
   }
 
@@ -129,175 +135,218 @@ function ProductForm({
   const busy = save.isPending || upload.isPending;
 
   return (
-    <form className="grid gap-4" onSubmit={onSubmit} noValidate data-testid="product-form">
-      <div className="grid gap-2">
-        <Label htmlFor={ids('title')}>Title</Label>
-        <Input
-          id={ids('title')}
-          value={values.title}
-          maxLength={200}
-          required
-          aria-invalid={!!errors.title}
-          aria-describedby={describedBy('title')}
-          onChange={(e) => set('title', e.target.value)}
-          data-testid="product-title-input"
-        />
-        <FieldError id={ids('title-error')} message={errors.title} />
-      </div>
-
-      <div className="grid gap-2">
-        <Label htmlFor={ids('description')}>Description</Label>
-        <textarea
-          id={ids('description')}
-          className={textareaClasses}
-          value={values.description}
-          maxLength={5000}
-          rows={3}
-          aria-invalid={!!errors.description}
-          aria-describedby={describedBy('description')}
-          onChange={(e) => set('description', e.target.value)}
-          data-testid="product-description-input"
-        />
-        <FieldError id={ids('description-error')} message={errors.description} />
-      </div>
-
-      <div className="grid grid-cols-2 gap-4">
+    <form className="flex min-h-0 flex-col gap-4" onSubmit={onSubmit} noValidate data-testid="product-form">
+      {/* The fields scroll; the heading above and the buttons below stay in view. */}
+      <div className="-mx-6 grid min-h-0 flex-1 gap-4 overflow-y-auto px-6 py-1">
         <div className="grid gap-2">
-          <Label htmlFor={ids('price')}>Price (USD)</Label>
+          <Label htmlFor={ids('title')}>Title</Label>
           <Input
-            id={ids('price')}
-            type="number"
-            inputMode="decimal"
-            min={0}
-            step={0.01}
-            placeholder="0.00"
-            value={values.price}
-            aria-invalid={!!errors.price}
-            aria-describedby={describedBy('price')}
-            onChange={(e) => set('price', e.target.value)}
-            data-testid="product-price-input"
+            id={ids('title')}
+            value={values.title}
+            maxLength={200}
+            required
+            aria-invalid={!!errors.title}
+            aria-describedby={describedBy('title')}
+            onChange={(e) => set('title', e.target.value)}
+            data-testid="product-title-input"
           />
-          <FieldError id={ids('price-error')} message={errors.price} />
+          <FieldError id={ids('title-error')} message={errors.title} />
         </div>
+
         <div className="grid gap-2">
-          <Label htmlFor={ids('stock')}>Stock</Label>
-          <Input
-            id={ids('stock')}
-            type="number"
-            inputMode="numeric"
-            min={0}
-            step={1}
-            value={values.stock}
-            aria-invalid={!!errors.stock}
-            aria-describedby={describedBy('stock')}
-            onChange={(e) => set('stock', e.target.value)}
-            data-testid="product-stock-input"
+          <Label htmlFor={ids('description')}>Description</Label>
+          <textarea
+            id={ids('description')}
+            className={textareaClasses}
+            value={values.description}
+            maxLength={5000}
+            rows={3}
+            aria-invalid={!!errors.description}
+            aria-describedby={describedBy('description')}
+            onChange={(e) => set('description', e.target.value)}
+            data-testid="product-description-input"
           />
-          <FieldError id={ids('stock-error')} message={errors.stock} />
+          <FieldError id={ids('description-error')} message={errors.description} />
         </div>
-      </div>
 
-      <div className="grid grid-cols-2 gap-4">
-        <div className="grid gap-2">
-          <Label htmlFor={ids('condition')}>Condition</Label>
-          <Select value={values.condition} onValueChange={(value) => set('condition', value as Condition)}>
-            <SelectTrigger id={ids('condition')} data-testid="product-condition-select">
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              {CONDITIONS.map((condition) => (
-                <SelectItem key={condition} value={condition}>
-                  {CONDITION_LABELS[condition]}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-        </div>
-        <div className="grid gap-2">
-          <Label htmlFor={ids('categoryId')}>Category</Label>
-          <Select value={values.categoryId} onValueChange={(value) => set('categoryId', value)}>
-            <SelectTrigger
-              id={ids('categoryId')}
-              aria-invalid={!!errors.categoryId}
-              aria-describedby={describedBy('categoryId')}
-              data-testid="product-category-select"
-            >
-              <SelectValue placeholder="Choose a category" />
-            </SelectTrigger>
-            <SelectContent>
-              {categories.map((category) => (
-                <SelectItem key={category.id} value={String(category.id)}>
-                  {category.name}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-          <FieldError id={ids('categoryId-error')} message={errors.categoryId} />
-        </div>
-      </div>
-
-      <fieldset className="grid gap-2">
-        <legend className="mb-2 font-medium text-sm leading-none">Image</legend>
-        <div className="flex items-start gap-3">
-          <div className="flex size-20 shrink-0 items-center justify-center overflow-hidden rounded-md border border-border bg-muted">
-            {values.imageUrl ? (
-              <img
-                src={values.imageUrl}
-                alt="Product preview"
-                width={80}
-                height={80}
-                className="size-full object-cover"
-              />
-            ) : (
-              <ImageOff className="size-6 text-muted-foreground" aria-hidden="true" />
-            )}
-          </div>
-          <div className="grid flex-1 gap-2">
-            <input
-              ref={fileInput}
-              type="file"
-              accept={UPLOAD_TYPES.join(',')}
-              className="sr-only"
-              tabIndex={-1}
-              aria-hidden="true"
-              onChange={onFileChosen}
-              data-testid="product-image-file"
+        <div className="grid grid-cols-2 items-start gap-4">
+          <div className="grid gap-2">
+            <Label htmlFor={ids('price')}>Price (USD)</Label>
+            <Input
+              id={ids('price')}
+              type="number"
+              inputMode="decimal"
+              min={0}
+              step={0.01}
+              placeholder="0.00"
+              value={values.price}
+              aria-invalid={!!errors.price}
+              aria-describedby={describedBy('price')}
+              onChange={(e) => set('price', e.target.value)}
+              data-testid="product-price-input"
             />
-            <Button
-              variant="outline"
-              size="sm"
-              className="justify-self-start"
-              disabled={upload.isPending}
-              onClick={() => fileInput.current?.click()}
-            >
-              {upload.isPending ? (
-                <Loader2 className="animate-spin" aria-hidden="true" />
-              ) : (
-                <Upload aria-hidden="true" />
-              )}
-              {upload.isPending ? 'Uploading...' : 'Upload image'}
-            </Button>
-            <p className="text-muted-foreground text-xs">JPEG, PNG or WebP, up to 5 MB.</p>
+            <FieldError id={ids('price-error')} message={errors.price} />
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor={ids('stock')}>Stock</Label>
+            <Input
+              id={ids('stock')}
+              type="number"
+              inputMode="numeric"
+              min={0}
+              step={1}
+              value={values.stock}
+              aria-invalid={!!errors.stock}
+              aria-describedby={describedBy('stock')}
+              onChange={(e) => set('stock', e.target.value)}
+              data-testid="product-stock-input"
+            />
+            <FieldError id={ids('stock-error')} message={errors.stock} />
           </div>
         </div>
-        <Label htmlFor={ids('imageUrl')} className="mt-1">
-          Image URL
-        </Label>
-        <Input
-          id={ids('imageUrl')}
-          type="text"
-          inputMode="url"
-          placeholder="https://example.com/photo.jpg"
-          value={values.imageUrl}
-          aria-invalid={!!errors.imageUrl}
-          aria-describedby={describedBy('imageUrl')}
-          onChange={(e) => set('imageUrl', e.target.value)}
-          data-testid="product-image-url-input"
-        />
-        <FieldError id={ids('imageUrl-error')} message={errors.imageUrl} />
-      </fieldset>
 
-      <DialogFooter className="pt-2">
+        <div className="grid items-start gap-4 sm:grid-cols-2">
+          <div className="grid gap-2">
+            <Label htmlFor={ids('condition')}>Condition</Label>
+            <Select value={values.condition} onValueChange={(value) => set('condition', value as Condition)}>
+              <SelectTrigger id={ids('condition')} data-testid="product-condition-select">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                {CONDITIONS.map((condition) => (
+                  <SelectItem key={condition} value={condition}>
+                    {CONDITION_LABELS[condition]}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor={ids('categoryId')}>Category</Label>
+            <Select value={values.categoryId} onValueChange={(value) => set('categoryId', value)}>
+              <SelectTrigger
+                id={ids('categoryId')}
+                aria-invalid={!!errors.categoryId}
+                aria-describedby={describedBy('categoryId')}
+                data-testid="product-category-select"
+              >
+                <SelectValue placeholder="Choose a category" />
+              </SelectTrigger>
+              <SelectContent>
+                {categories.map((category) => (
+                  <SelectItem key={category.id} value={String(category.id)}>
+                    {category.name}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+            <FieldError id={ids('categoryId-error')} message={errors.categoryId} />
+          </div>
+        </div>
+
+        <div className="grid items-start gap-4 sm:grid-cols-2">
+          <div className="grid gap-2">
+            <Label htmlFor={ids('fulfillment')}>Delivery</Label>
+            <Select
+              value={values.fulfillment}
+              onValueChange={(value) => set('fulfillment', value as Fulfillment)}
+            >
+              <SelectTrigger id={ids('fulfillment')} data-testid="product-fulfillment-select">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                {FULFILLMENTS.map((fulfillment) => (
+                  <SelectItem key={fulfillment} value={fulfillment}>
+                    {FULFILLMENT_LABELS[fulfillment]}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </div>
+          {values.fulfillment === 'ship' ? (
+            <div className="grid gap-2">
+              <Label htmlFor={ids('shipping')}>Shipping (USD, flat)</Label>
+              <Input
+                id={ids('shipping')}
+                type="number"
+                inputMode="decimal"
+                min={0}
+                step={0.01}
+                placeholder="0.00 (free)"
+                value={values.shipping}
+                aria-invalid={!!errors.shipping}
+                aria-describedby={describedBy('shipping')}
+                onChange={(e) => set('shipping', e.target.value)}
+                data-testid="product-shipping-input"
+              />
+              <FieldError id={ids('shipping-error')} message={errors.shipping} />
+            </div>
+          ) : null}
+        </div>
+
+        <fieldset className="grid gap-2">
+          <legend className="mb-2 font-medium text-sm leading-none">Image</legend>
+          <div className="flex items-start gap-3">
+            <div className="flex size-20 shrink-0 items-center justify-center overflow-hidden rounded-md border border-border bg-muted">
+              {values.imageUrl ? (
+                <img
+                  src={values.imageUrl}
+                  alt="Product preview"
+                  width={80}
+                  height={80}
+                  className="size-full object-cover"
+                />
+              ) : (
+                <ImageOff className="size-6 text-muted-foreground" aria-hidden="true" />
+              )}
+            </div>
+            <div className="grid flex-1 gap-2">
+              <input
+                ref={fileInput}
+                type="file"
+                accept={UPLOAD_TYPES.join(',')}
+                className="sr-only"
+                tabIndex={-1}
+                aria-hidden="true"
+                onChange={onFileChosen}
+                data-testid="product-image-file"
+              />
+              <Button
+                variant="outline"
+                size="sm"
+                className="justify-self-start"
+                disabled={upload.isPending}
+                onClick={() => fileInput.current?.click()}
+              >
+                {upload.isPending ? (
+                  <Loader2 className="animate-spin" aria-hidden="true" />
+                ) : (
+                  <Upload aria-hidden="true" />
+                )}
+                {upload.isPending ? 'Uploading...' : 'Upload image'}
+              </Button>
+              <p className="text-muted-foreground text-xs">JPEG, PNG or WebP, up to 5 MB.</p>
+            </div>
+          </div>
+          <Label htmlFor={ids('imageUrl')} className="mt-1">
+            Image URL
+          </Label>
+          <Input
+            id={ids('imageUrl')}
+            type="text"
+            inputMode="url"
+            placeholder="https://example.com/photo.jpg"
+            value={values.imageUrl}
+            aria-invalid={!!errors.imageUrl}
+            aria-describedby={describedBy('imageUrl')}
+            onChange={(e) => set('imageUrl', e.target.value)}
+            data-testid="product-image-url-input"
+          />
+          <FieldError id={ids('imageUrl-error')} message={errors.imageUrl} />
+        </fieldset>
+      </div>
+
+      <DialogFooter>
         <Button variant="outline" onClick={onDone} disabled={save.isPending}>
           Cancel
         </Button>
@@ -324,7 +373,7 @@ export function ProductDialog({
 }) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className={cn('sm:max-w-xl')} data-testid="product-dialog">
+      <DialogContent className="flex flex-col overflow-hidden sm:max-w-xl" data-testid="product-dialog">
         <DialogHeader>
           <DialogTitle>{product ? 'Edit Product' : 'Add Product'}</DialogTitle>
           <DialogDescription>

@@ -16,9 +16,11 @@ const product: Product = {
   categoryId: 3,
   imageUrl: '/media/uploads/a.webp',
   stock: 4,
+  fulfillment: 'ship',
+  shippingCents: 500,
   isLiveLinked: false,
   streamId: null,
-  seller: { id: 'u1', handle: 'ana', businessName: null, profileImageUrl: null },
+  seller: { id: 'u1', handle: 'ana', businessName: null, profileImageUrl: null, onboarded: false },
   createdAt: '2025-01-01T00:00:00.000Z',
 };
 
@@ -32,6 +34,8 @@ describe('product form', () => {
       condition: 'used',
       categoryId: '3',
       imageUrl: '/media/uploads/a.webp',
+      fulfillment: 'ship',
+      shipping: '5.00',
     });
     expect(productToFormValues({ ...product, priceCents: 1250 }).price).toBe('12.50');
     expect(
@@ -63,7 +67,29 @@ describe('product form', () => {
       categoryId: 3,
       imageUrl: '/media/uploads/a.webp',
       stock: 4,
+      fulfillment: 'ship',
+      shippingCents: 500,
     });
+  });
+
+  it('sends shipping in cents for a shipped product, and none for digital or pickup', () => {
+    const values = { ...emptyProductForm(), title: 'Tape', categoryId: '2', price: '10' };
+    expect(formValuesToBody({ ...values, shipping: '4.5' })).toMatchObject({
+      fulfillment: 'ship',
+      shippingCents: 450,
+    });
+    expect(formValuesToBody({ ...values, shipping: '' }).shippingCents).toBe(0);
+    expect(formValuesToBody({ ...values, fulfillment: 'digital', shipping: '4.5' })).toMatchObject({
+      fulfillment: 'digital',
+      shippingCents: 0,
+    });
+    expect(validateProductForm({ ...values, shipping: '-1' }).shipping).toBe('Shipping must be 0 or more');
+    expect(validateProductForm({ ...values, shipping: '1000.01' }).shipping).toBe(
+      'Shipping must be at most $1,000',
+    );
+    expect(
+      validateProductForm({ ...values, fulfillment: 'pickup', shipping: '-1' }).shipping,
+    ).toBeUndefined();
   });
 
   it('trims text, sends blanks as null and defaults a bad stock to 1', () => {
@@ -80,12 +106,33 @@ describe('product form', () => {
   });
 
   it('asks for a title and a category before sending', () => {
-    expect(validateProductForm(emptyProductForm())).toEqual({
+    expect(validateProductForm({ ...emptyProductForm(), price: '5' })).toEqual({
       title: 'Title is required',
       categoryId: 'Choose a category',
     });
-    expect(validateProductForm({ ...emptyProductForm(), title: 'x', categoryId: '1', price: '-1' })).toEqual({
-      price: 'Price must be 0 or more',
-    });
+  });
+
+  it('asks for a price above $0, as checkout cannot sell a $0 product', () => {
+    const values = { ...emptyProductForm(), title: 'x', categoryId: '1' };
+    expect(validateProductForm(values)).toEqual({ price: 'Price is required' });
+    expect(validateProductForm({ ...values, price: '  ' }).price).toBe('Price is required');
+    expect(validateProductForm({ ...values, price: '0' }).price).toBe('Price must be more than 0');
+    expect(validateProductForm({ ...values, price: '0.004' }).price).toBe('Price must be more than 0');
+    expect(validateProductForm({ ...values, price: '-1' }).price).toBe('Price must be more than 0');
+    expect(validateProductForm({ ...values, price: '100000.01' }).price).toBe(
+      'Price must be at most $100,000',
+    );
+    expect(validateProductForm({ ...values, price: '0.01' })).toEqual({});
+  });
+
+  it('refuses a negative, fractional or blank stock instead of saving 1', () => {
+    const values = { ...emptyProductForm(), title: 'x', categoryId: '1', price: '5' };
+    expect(validateProductForm({ ...values, stock: '-3' })).toEqual({ stock: 'Stock must be 0 or more' });
+    expect(validateProductForm({ ...values, stock: '1.5' }).stock).toBe('Stock must be a whole number');
+    expect(validateProductForm({ ...values, stock: '' }).stock).toBe('Stock is required');
+    expect(validateProductForm({ ...values, stock: '1000001' }).stock).toBe(
+      'Stock must be at most 1,000,000',
+    );
+    expect(validateProductForm({ ...values, stock: '0' })).toEqual({});
   });
 });

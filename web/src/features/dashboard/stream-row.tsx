@@ -1,5 +1,5 @@
 import type { Stream } from '@streamshop/contract/catalog.ts';
-import { Eye, PlayCircle, Video } from 'lucide-react';
+import { ChartNoAxesColumn, Eye, PlayCircle, Video } from 'lucide-react';
 import { LIVE_BADGE_CLASS } from '../../components/product-card.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -12,8 +12,8 @@ function openRecording(roomName: string) {
   window.open(`/room/${encodeURIComponent(roomName)}`, '_blank', 'noopener,noreferrer');
 }
 
-/** A stream of the seller's, with its recording and its figures. */
-export function StreamRow({ stream }: { stream: Stream }) {
+/** A stream of the seller's, with its recording, its figures and a way to its analytics. */
+export function StreamRow({ stream, onAnalytics }: { stream: Stream; onAnalytics: () => void }) {
   return (
     <li>
       <Card className="flex flex-wrap items-center gap-4 p-4" data-testid="dashboard-stream">
@@ -43,6 +43,10 @@ export function StreamRow({ stream }: { stream: Stream }) {
               </Button>
             </>
           ) : null}
+          <Button variant="outline" size="sm" onClick={onAnalytics} data-testid="stream-analytics-open">
+            <ChartNoAxesColumn aria-hidden="true" />
+            Analytics
+          </Button>
         </div>
         <StreamStatsSummary streamId={stream.id} className="basis-full border-t pt-3" />
       </Card>

@@ -1,10 +1,15 @@
 import type { Stream } from '@streamshop/contract/catalog.ts';
-import type { Ingest } from '@streamshop/contract/ingest.ts';
+import {
+  INGEST_AVAILABILITY_URL,
+  type Ingest,
+  type IngestAvailability,
+} from '@streamshop/contract/ingest.ts';
 import type { ChatReplay, CreateRoomBody } from '@streamshop/contract/live.ts';
-import type { PaymentSession } from '@streamshop/contract/payments.ts';
+import type { CheckoutAnswer } from '@streamshop/contract/payments.ts';
 import { streamApiPath } from '@streamshop/contract/room-urls.ts';
+import type { ShippingAddress } from '@streamshop/contract/shipping.ts';
 import type { ReplayChapters, RoomShop, StartOfferBody } from '@streamshop/contract/shop.ts';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiDelete, apiGet, apiPost } from '../../lib/api/client.ts';
 
 export const streamQueryKey = (roomName: string) => ['/api/streams', roomName] as const;
@@ -29,6 +34,18 @@ export function useStreamControlMutation(roomName: string, action: 'start' | 'en
     mutationFn: () => apiPost<Stream>(`/api/streams/${encodeURIComponent(roomName)}/${action}`),
     onSuccess: (stream) => queryClient.setQueryData(streamQueryKey(roomName), stream),
   });
+}
+
+/** GET /api/ingest: whether this server takes encoders at all; the OBS panels show only if it does. */
+export const ingestAvailabilityQueryOptions = queryOptions({
+  queryKey: [INGEST_AVAILABILITY_URL] as const,
+  queryFn: () => apiGet<IngestAvailability>(INGEST_AVAILABILITY_URL),
+  staleTime: Number.POSITIVE_INFINITY,
+});
+
+/** Whether to show "Stream from OBS": only once the server said it takes encoders. */
+export function useEncodersTaken(): boolean {
+  return useQuery(ingestAvailabilityQueryOptions).data?.rtmp === true;
 }
 
 export const ingestQueryKey = (roomName: string) => ['/api/streams', roomName, 'ingest'] as const;
@@ -127,18 +144,31 @@ export interface RoomCheckout {
   showBuyer: boolean;
   /** A new number per opening of the checkout sheet, so each opening asks for its own session. */
   opening: number;
+  /** Where a shipped product goes (null for digital and pickup products). */
+  shippingAddress: ShippingAddress | null;
 }
 
 /**
  * POST /api/checkout/:id from a room or its replay, once per opening of the sheet (and again
  * when the buyer changes whether their name is shown): never stale, never retried, dropped
- * from the cache once the sheet closes.
+ * from the cache once the sheet closes. Answers a session, or the order of a buyer who paid for
+ * it moments ago when no unit is left to hold.
  */
-export const roomCheckoutQueryOptions = ({ productId, roomName, showBuyer, opening }: RoomCheckout) =>
+export const roomCheckoutQueryOptions = ({
+  productId,
+  roomName,
+  showBuyer,
+  opening,
+  shippingAddress,
+}: RoomCheckout) =>
   queryOptions({
-    queryKey: ['room-checkout', productId, roomName, showBuyer, opening],
+    queryKey: ['room-checkout', productId, roomName, showBuyer, opening, shippingAddress],
     queryFn: () =>
-      apiPost<PaymentSession>(`/api/checkout/${encodeURIComponent(productId)}`, { roomName, showBuyer }),
+      apiPost<CheckoutAnswer>(`/api/checkout/${encodeURIComponent(productId)}`, {
+        roomName,
+        showBuyer,
+        ...(shippingAddress ? { shippingAddress } : {}),
+      }),
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 0,
     retry: false,

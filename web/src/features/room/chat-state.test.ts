@@ -96,10 +96,13 @@ describe('moderation refusals', () => {
     expect(state.error).toEqual({ code, message: text });
   });
 
-  it('puts a message refused by slow mode or a blocked word back into an empty input', () => {
+  it('puts a message refused by slow mode, a blocked word or an unavailable database back into an empty input', () => {
     expect(draftAfterError('SLOW_MODE', '', 'hello')).toBe('hello');
     expect(draftAfterError('BLOCKED_WORD', '', 'a scam')).toBe('a scam');
     expect(draftAfterError('RATE_LIMITED', '', 'again')).toBe('again');
+    expect(draftAfterError('UNAVAILABLE', '', 'while the database restarts')).toBe(
+      'while the database restarts',
+    );
   });
 
   it('leaves the input alone when something new was typed or the refusal is final', () => {

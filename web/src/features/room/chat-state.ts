@@ -58,7 +58,7 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
 }
 
 /** Refusals the sender can fix by waiting or rewording: their message goes back into the input. */
-const KEEPS_DRAFT = new Set(['SLOW_MODE', 'RATE_LIMITED', 'BLOCKED_WORD', 'TOO_LONG']);
+const KEEPS_DRAFT = new Set(['SLOW_MODE', 'RATE_LIMITED', 'BLOCKED_WORD', 'TOO_LONG', 'UNAVAILABLE']);
 
 /** The chat input after a refusal: the refused message again, unless something new was typed. */
 export function draftAfterError(code: string, draft: string, lastSent: string): string {

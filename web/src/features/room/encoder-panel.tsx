@@ -12,13 +12,16 @@ import { toast } from '../../components/ui/use-toast.ts';
 import { errorMessage } from '../../lib/api/client.ts';
 import { cn } from '../../lib/cn.ts';
 import { errorToast } from '../../lib/error-toast.ts';
-import { ingestQueryOptions, useRotateIngestKeyMutation } from './api.ts';
+import { ingestQueryOptions, useEncodersTaken, useRotateIngestKeyMutation } from './api.ts';
 import { copyText, selectText } from './copy-text.ts';
 import { HIDDEN_KEY, OBS_HOW_TO } from './encoder-settings.ts';
 import { EncoderSettingsList } from './encoder-settings-list.tsx';
 
-/** Whether an encoder publishes now: green when it does, muted while the page waits for one. */
-function EncoderState({ connected }: { connected: boolean }) {
+/**
+ * Whether an encoder publishes now: green when it does, muted while the page waits for one (or,
+ * while this browser's camera is live, says the encoder is not in use).
+ */
+function EncoderState({ connected, cameraLive }: { connected: boolean; cameraLive: boolean }) {
   return (
     <Badge
       variant="outline"
@@ -29,14 +32,14 @@ function EncoderState({ connected }: { connected: boolean }) {
           ? 'border-emerald-500/40 bg-emerald-500/15 text-emerald-300'
           : 'border-border bg-muted text-muted-foreground',
       )}
-      data-state={connected ? 'connected' : 'waiting'}
+      data-state={connected ? 'connected' : cameraLive ? 'camera' : 'waiting'}
       data-testid="encoder-state"
     >
       <span
         className={cn('size-1.5 rounded-full', connected ? 'animate-pulse bg-emerald-400' : 'bg-current')}
         aria-hidden="true"
       />
-      {connected ? 'Encoder connected' : 'Waiting for your encoder'}
+      {connected ? 'Encoder connected' : cameraLive ? 'Live from your camera' : 'Waiting for your encoder'}
     </Badge>
   );
 }
@@ -169,9 +172,15 @@ function IngestDetails({ roomName, ingest }: { roomName: string; ingest: Ingest 
 /**
  * "Stream from OBS", for the host under the stage until the stream ends: the RTMP server URL and
  * stream key to paste into an encoder (the key hidden until revealed; Reset key replaces it), the
- * plan's encoder settings, and whether an encoder publishes now (polled).
+ * plan's encoder settings, and whether an encoder publishes now (polled). Nothing on a server that
+ * takes no encoder (RTMP off).
  */
-export function EncoderPanel({ roomName }: { roomName: string }) {
+export function EncoderPanel({ roomName, cameraLive }: { roomName: string; cameraLive: boolean }) {
+  if (!useEncodersTaken()) return null;
+  return <EncoderPanelCard roomName={roomName} cameraLive={cameraLive} />;
+}
+
+function EncoderPanelCard({ roomName, cameraLive }: { roomName: string; cameraLive: boolean }) {
   const query = useQuery(ingestQueryOptions(roomName));
   const ingest = query.data;
 
@@ -203,7 +212,7 @@ export function EncoderPanel({ roomName }: { roomName: string }) {
             <MonitorUp className="size-5 text-primary" aria-hidden="true" />
             Stream from OBS
           </CardTitle>
-          {ingest ? <EncoderState connected={ingest.encoderConnected} /> : null}
+          {ingest ? <EncoderState connected={ingest.encoderConnected} cameraLive={cameraLive} /> : null}
         </div>
         <CardDescription>
           Go live from OBS or any RTMP encoder instead of your camera: the stream starts as soon as your

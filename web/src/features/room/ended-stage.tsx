@@ -41,7 +41,7 @@ export function EndedStage({
 
   if (vodUrl) {
     return (
-      <div className="grid gap-2">
+      <div className="grid grid-cols-1 gap-2">
         {/* biome-ignore lint/a11y/useMediaCaption: recordings of live streams have no captions. */}
         <video
           ref={setVideo}

@@ -3,6 +3,7 @@ import { MAX_PINNED, type RoomProduct } from '@streamshop/contract/shop.ts';
 import { BadgePercent, ListVideo, Pin, PinOff, Plus, Trash2 } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { ProductThumb } from '../../components/product-thumb.tsx';
+import { shippingNote } from '../../components/shipping-note.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
@@ -24,6 +25,14 @@ import { ProductPicker } from './product-picker.tsx';
 import { RunningOffer } from './running-offer.tsx';
 import type { ShopState } from './shop-state.ts';
 import { useServerNow } from './use-room-shop.ts';
+
+/** '$20.00 + $4.50 shipping', '$20.00 · Free shipping', or the price alone (digital, pickup). */
+function withShipping(product: RoomProduct): string {
+  const price = formatCents(product.priceCents);
+  const note = shippingNote(product);
+  if (!note) return price;
+  return note.startsWith('+') ? `${price} ${note}` : `${price} · ${note}`;
+}
 
 /**
  * The seller's (and their moderators') shop controls in the room: line up products from the
@@ -144,7 +153,7 @@ export function LineupPanel({
                   ) : null}
                 </p>
                 <p className="text-muted-foreground text-xs">
-                  {formatCents(product.priceCents)} ·{' '}
+                  {withShipping(product)} ·{' '}
                   <span data-testid="lineup-product-stock">
                     {product.stock > 0 ? `${product.stock} in stock` : 'Sold out'}
                   </span>

@@ -1,11 +1,16 @@
 import type { Plan } from '@streamshop/contract/constants.ts';
 import { MonitorUp } from 'lucide-react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { useEncodersTaken } from './api.ts';
 import { planEncoderSettings } from './encoder-settings.ts';
 import { EncoderSettingsList } from './encoder-settings-list.tsx';
 
-/** On /golive: going live from OBS instead of the camera, with the settings the plan allows. */
+/**
+ * On /golive: going live from OBS instead of the camera, with the settings the plan allows; nothing
+ * on a server that takes no encoder (RTMP off).
+ */
 export function ObsSetupCard({ plan }: { plan: Plan }) {
+  if (!useEncodersTaken()) return null;
   return (
     <Card data-testid="golive-obs">
       <CardHeader>

@@ -18,12 +18,15 @@ const product: RoomProduct = {
   priceCents: 4000,
   stock: 4,
   condition: 'new',
+  fulfillment: 'ship',
+  shippingCents: 0,
 };
 const at = (iso: string) => Date.parse(iso);
 const shop = (o: LiveOffer | null) => ({
   lineup: [product],
   pinned: ['p'],
   offer: o,
+  sellerOnboarded: false,
   serverNow: offer.startsAt,
 });
 

@@ -3,10 +3,13 @@ import type { LiveOffer, RoomProduct } from '@streamshop/contract/shop.ts';
 import { ShoppingBag, Timer } from 'lucide-react';
 import { useState } from 'react';
 import { ProductThumb } from '../../components/product-thumb.tsx';
+import { ShippingNote } from '../../components/shipping-note.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
+import { useSellerTakesOrders } from '../../lib/api/payments.ts';
 import { formatCountdown } from '../../lib/countdown.ts';
+import { NOT_TAKING_ORDERS } from '../../lib/not-taking-orders.ts';
 import { offerSecondsLeft, priceNow, runningOffer } from './offer-clock.ts';
 import { type CheckoutRequest, checkoutRequest, RoomCheckoutSheet } from './room-checkout-sheet.tsx';
 import { pinnedProducts, type ShopState } from './shop-state.ts';
@@ -30,12 +33,15 @@ function PinnedProductCard({
   offer,
   serverNowMs,
   canBuy,
+  takesOrders,
   onBuy,
 }: {
   product: RoomProduct;
   offer: LiveOffer | null;
   serverNowMs: number;
   canBuy: boolean;
+  /** False while the seller has not finished payout onboarding (see useSellerTakesOrders). */
+  takesOrders: boolean;
   onBuy: () => void;
 }) {
   const price = priceNow(product, offer);
@@ -66,6 +72,7 @@ function PinnedProductCard({
               {formatCents(price.regularCents)}
             </s>
           ) : null}
+          <ShippingNote product={product} testId="pinned-product-shipping" />
         </p>
         <p className="flex flex-wrap items-center gap-x-2 gap-y-0.5 text-xs">
           {price.offer ? (
@@ -83,7 +90,11 @@ function PinnedProductCard({
           <StockNote stock={product.stock} />
         </p>
       </div>
-      {canBuy ? (
+      {canBuy && !takesOrders ? (
+        <p className="text-muted-foreground text-xs" data-testid="not-taking-orders">
+          {NOT_TAKING_ORDERS}
+        </p>
+      ) : canBuy ? (
         <Button size="sm" onClick={onBuy} disabled={product.stock <= 0} data-testid="buy-now">
           <ShoppingBag aria-hidden="true" />
           Buy Now<span className="sr-only">: {product.title}</span>
@@ -113,6 +124,7 @@ export function PinnedProducts({
   const serverNowMs = useServerNow(shop, Boolean(shop?.offer));
   const pinned = pinnedProducts(shop);
   const offer = runningOffer(shop, serverNowMs);
+  const takesOrders = useSellerTakesOrders(shop?.sellerOnboarded);
   if (pinned.length === 0) return null;
 
   return (
@@ -125,6 +137,7 @@ export function PinnedProducts({
               offer={offer}
               serverNowMs={serverNowMs}
               canBuy={canBuy}
+              takesOrders={takesOrders}
               onBuy={() => setRequest(checkoutRequest(product))}
             />
           </li>

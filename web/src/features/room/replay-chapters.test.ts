@@ -9,6 +9,8 @@ const product = (id: string): RoomProduct => ({
   priceCents: 1000,
   stock: 2,
   condition: 'used',
+  fulfillment: 'ship',
+  shippingCents: 0,
 });
 const chapter = (id: string, startSec: number, endSec: number | null): ReplayChapter => ({
   product: product(id),

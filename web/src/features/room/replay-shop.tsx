@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ShoppingBag } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { ProductThumb } from '../../components/product-thumb.tsx';
+import { ShippingNote } from '../../components/shipping-note.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { cn } from '../../lib/cn.ts';
@@ -58,7 +59,7 @@ export function ReplayShop({
   const current = chaptersAt(list, seconds);
 
   return (
-    <Card className="grid gap-4 p-4" data-testid="replay-shop">
+    <Card className="grid grid-cols-1 gap-4 p-4" data-testid="replay-shop">
       <h2 className="flex items-center gap-2 font-semibold">
         <ShoppingBag className="size-4 text-primary" aria-hidden="true" />
         Shop the replay
@@ -96,7 +97,7 @@ export function ReplayShop({
             Nothing was pinned at this point of the stream. Jump to a chapter below.
           </p>
         ) : (
-          <ul className="grid gap-2 sm:grid-cols-2">
+          <ul className="grid grid-cols-1 gap-2 sm:grid-cols-2">
             {current.map(({ product }) => (
               <li
                 key={product.id}
@@ -111,8 +112,11 @@ export function ReplayShop({
                   >
                     {product.title}
                   </p>
-                  <p className="font-bold" data-testid="replay-product-price">
-                    {formatCents(product.priceCents)}
+                  <p className="flex flex-wrap items-baseline gap-x-1.5">
+                    <span className="font-bold" data-testid="replay-product-price">
+                      {formatCents(product.priceCents)}
+                    </span>
+                    <ShippingNote product={product} testId="replay-product-shipping" />
                   </p>
                   <div className="mt-auto flex items-center justify-between gap-2">
                     <StockNote stock={product.stock} />
@@ -135,7 +139,7 @@ export function ReplayShop({
         )}
       </div>
 
-      <ol className="grid gap-1" aria-label="Product chapters" data-testid="replay-chapters">
+      <ol className="grid grid-cols-1 gap-1" aria-label="Product chapters" data-testid="replay-chapters">
         {list.map((chapter) => {
           const active = isChapterAt(chapter, seconds);
           return (
@@ -160,6 +164,11 @@ export function ReplayShop({
                 <span className="shrink-0 text-muted-foreground text-xs">
                   {formatCents(chapter.product.priceCents)}
                 </span>
+                <ShippingNote
+                  product={chapter.product}
+                  testId="replay-chapter-shipping"
+                  className="hidden shrink-0 sm:inline"
+                />
               </button>
             </li>
           );

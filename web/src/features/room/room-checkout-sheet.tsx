@@ -4,16 +4,22 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { AlertCircle, LogIn, PackageX, RotateCw, ShieldCheck } from 'lucide-react';
 import { type ReactNode, useId, useState } from 'react';
 import { Link } from 'react-router';
-import { checkoutTotals } from '../../components/order-summary/checkout-totals.ts';
+import { checkoutTotals, estimatedTotals } from '../../components/order-summary/checkout-totals.ts';
+import { OrderPlacedNote } from '../../components/order-summary/order-placed.tsx';
 import { ReservationNote, SummaryLine } from '../../components/order-summary/order-summary-parts.tsx';
 import { PaymentForm, PaymentFormSkeleton } from '../../components/payment-form/payment-form.tsx';
 import { ProductThumb } from '../../components/product-thumb.tsx';
+import { serverAddressErrors } from '../../components/shipping-address/address-form.ts';
+import {
+  ShippingAddressStep,
+  useShippingAddress,
+} from '../../components/shipping-address/shipping-address-step.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from '../../components/ui/sheet.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { invalidateAfterPurchase } from '../../lib/api/checkout.ts';
-import { errorMessage, parseApiError } from '../../lib/api/client.ts';
+import { invalidateAfterPurchase, placedOrderOf, sessionOf } from '../../lib/api/checkout.ts';
+import { errorMessage, extractFieldErrors, parseApiError } from '../../lib/api/client.ts';
 import { errorToast } from '../../lib/error-toast.ts';
 import { useAuth } from '../../lib/session/use-auth.ts';
 import { replayChaptersQueryKey, roomCheckoutQueryOptions } from './api.ts';
@@ -70,10 +76,24 @@ function CheckoutBody({
   const queryClient = useQueryClient();
   const [showBuyer, setShowBuyer] = useState(true);
   const showBuyerId = useId();
+  const shipping = useShippingAddress(user !== null && product.fulfillment === 'ship');
   const session = useQuery({
-    ...roomCheckoutQueryOptions({ productId: product.id, roomName, showBuyer, opening: request.opening }),
-    enabled: user !== null,
+    ...roomCheckoutQueryOptions({
+      productId: product.id,
+      roomName,
+      showBuyer,
+      opening: request.opening,
+      shippingAddress: shipping.chosen,
+    }),
+    enabled: user !== null && (!shipping.needed || shipping.chosen !== null),
+    // Another address (or name choice) re-opens the same hold: keep the summary meanwhile.
+    placeholderData: (previous) => previous,
   });
+  const addressErrors = session.isError ? serverAddressErrors(extractFieldErrors(session.error)) : {};
+  // A placeholder is the answer before the latest change (address, name choice): not shown as final.
+  const answer = session.isPlaceholderData ? undefined : session.data;
+  const paying = sessionOf(answer);
+  const placed = placedOrderOf(answer);
 
   const paid = () => {
     toast({ title: 'Payment Successful', description: `Thank you! ${product.title} is in your orders.` });
@@ -107,8 +127,30 @@ function CheckoutBody({
     );
   }
 
+  if (placed) {
+    // Paid for moments ago (the answer was lost, or the sheet was opened again): no form, the order.
+    return (
+      <>
+        {productLine}
+        <OrderPlacedNote order={placed} />
+      </>
+    );
+  }
+
   let body: ReactNode;
-  if (session.isError) {
+  if (shipping.needed && (shipping.loading || !shipping.ready || Object.keys(addressErrors).length > 0)) {
+    // Before an address is chosen: what it costs (from the product), and no card form yet.
+    const totals = estimatedTotals(product);
+    body = shipping.loading ? (
+      <PaymentFormSkeleton />
+    ) : (
+      <dl className="grid gap-2 border-border border-t pt-4" data-testid="room-checkout-summary">
+        <SummaryLine label="Subtotal" cents={totals.subtotalCents} />
+        <SummaryLine label="Shipping" cents={totals.shippingCents} />
+        <SummaryLine label="Total" cents={totals.totalCents} strong />
+      </dl>
+    );
+  } else if (session.isError) {
     const soldOut = parseApiError(session.error).status === 409;
     body = (
       <div className="grid justify-items-start gap-3" role="alert" data-testid="room-checkout-error">
@@ -126,7 +168,7 @@ function CheckoutBody({
         </Button>
       </div>
     );
-  } else if (!session.data) {
+  } else if (!paying) {
     body = (
       <div className="grid gap-3" data-testid="room-checkout-loading">
         <p className="text-muted-foreground text-sm">Setting up secure payment…</p>
@@ -134,8 +176,8 @@ function CheckoutBody({
       </div>
     );
   } else {
-    const totals = checkoutTotals(session.data.amountCents);
-    const offerPrice = session.data.amountCents < product.priceCents;
+    const totals = checkoutTotals(paying);
+    const offerPrice = totals.subtotalCents < product.priceCents;
     body = (
       <>
         <dl className="grid gap-2 border-border border-t pt-4" data-testid="room-checkout-summary">
@@ -148,6 +190,9 @@ function CheckoutBody({
             </div>
           ) : null}
           <SummaryLine label="Subtotal" cents={totals.subtotalCents} />
+          {shipping.needed || totals.shippingCents > 0 ? (
+            <SummaryLine label="Shipping" cents={totals.shippingCents} />
+          ) : null}
           <SummaryLine label="Processing fee" cents={totals.processingFeeCents} />
           <SummaryLine label="Total" cents={totals.totalCents} strong />
         </dl>
@@ -156,11 +201,11 @@ function CheckoutBody({
             Live offer price, held for you while you pay.
           </p>
         ) : null}
-        <ReservationNote reservedUntil={session.data.reservedUntil} />
+        <ReservationNote reservedUntil={paying.reservedUntil} />
         <PaymentForm
-          key={session.data.clientSecret}
-          clientSecret={session.data.clientSecret}
-          submitLabel={`Pay ${formatCents(session.data.amountCents)}`}
+          key={paying.clientSecret}
+          clientSecret={paying.clientSecret}
+          submitLabel={`Pay ${formatCents(paying.amountCents)}`}
           onSuccess={paid}
           onFailure={failed}
         />
@@ -190,6 +235,7 @@ function CheckoutBody({
           </label>
         </div>
       )}
+      <ShippingAddressStep choice={shipping} serverErrors={addressErrors} disabled={session.isFetching} />
       {body}
     </>
   );

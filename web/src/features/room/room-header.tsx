@@ -21,12 +21,16 @@ export function RoomHeader({
   return (
     <div className="flex flex-wrap items-start justify-between gap-4">
       <div className="min-w-0">
-        <div className="flex items-center gap-3">
-          <h1 className="truncate font-bold text-2xl tracking-tight sm:text-3xl" data-testid="room-title">
+        <div className="flex items-start gap-3">
+          {/* The whole title, over as many lines as it needs: a phone must not cut it off. */}
+          <h1
+            className="min-w-0 break-words font-bold text-2xl tracking-tight sm:text-3xl"
+            data-testid="room-title"
+          >
             {title}
           </h1>
           {live ? (
-            <Badge variant="live" className="shrink-0 gap-1.5 uppercase" data-testid="live-badge">
+            <Badge variant="live" className="mt-1.5 shrink-0 gap-1.5 uppercase" data-testid="live-badge">
               <span className="size-1.5 animate-pulse rounded-full bg-white" aria-hidden="true" />
               Live
             </Badge>

@@ -238,10 +238,12 @@ function Room({ roomName, stream }: { roomName: string; stream: Stream | undefin
           <Skeleton className="h-9 w-72" />
         </>
       )}
-      <div className="mt-6 grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
-        <div className="grid gap-4">
+      {/* grid-cols-1 (minmax(0, 1fr)), not the implicit `auto` column, which grows to the widest
+          unbroken line (a chapter's title) and made a phone's replay page wider than the phone. */}
+      <div className="mt-6 grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <div className="grid grid-cols-1 gap-4">
           {stage}
-          {isHost && !ended ? <EncoderPanel roomName={roomName} /> : null}
+          {isHost && !ended ? <EncoderPanel roomName={roomName} cameraLive={broadcasting} /> : null}
           {shopSection}
           {stream?.description ? (
             <p className="whitespace-pre-line text-muted-foreground text-sm">{stream.description}</p>

@@ -16,12 +16,15 @@ const product = (id: string, stock = 5): RoomProduct => ({
   priceCents: 5000,
   stock,
   condition: 'new',
+  fulfillment: 'ship',
+  shippingCents: 0,
 });
 
 const shopAt = (serverNow: string, overrides: Partial<RoomShop> = {}): RoomShop => ({
   lineup: [product('a'), product('b')],
   pinned: ['a'],
   offer: null,
+  sellerOnboarded: false,
   serverNow,
   ...overrides,
 });

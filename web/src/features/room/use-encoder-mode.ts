@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ingestQueryOptions } from './api.ts';
+import { ingestAvailabilityQueryOptions, ingestQueryOptions } from './api.ts';
 
 export interface EncoderMode {
   /** The host's page knows whether an encoder publishes (or need not ask): the camera may start. */
@@ -9,24 +9,29 @@ export interface EncoderMode {
   connected: boolean;
   /**
    * The stage shows the encoder's stream: an encoder publishes and the browser does not, or one
-   * did on this page and left (the stream stays live while it reconnects, or until it ends).
+   * did and left (the stream stays live while it reconnects, or until it ends).
    */
   active: boolean;
 }
 
 /**
  * Whether the host's room is streamed from an encoder (OBS) rather than this browser, from the
- * polled ingest answer. `enabled`: the host's page of a stream that has not ended.
+ * polled ingest answer. `enabled`: the host's page of a stream that has not ended. On a server
+ * that takes no encoder (GET /api/ingest) the key is never asked for, and the camera is the way.
  */
 export function useEncoderMode(roomName: string, enabled: boolean, broadcasting: boolean): EncoderMode {
-  const ingest = useQuery({ ...ingestQueryOptions(roomName), enabled });
-  const connected = enabled && ingest.data?.encoderConnected === true;
-  // An encoder that published here took the stream live: it stays the encoder's while it is away.
+  const availability = useQuery({ ...ingestAvailabilityQueryOptions, enabled });
+  const on = enabled && availability.data?.rtmp === true;
+  const ingest = useQuery({ ...ingestQueryOptions(roomName), enabled: on });
+  const connected = on && ingest.data?.encoderConnected === true;
+  // An encoder that published took the stream live: it stays the encoder's while it is away, seen
+  // on this page or told by the server (a reload while the encoder reconnects).
+  const away = on && Boolean(ingest.data?.encoderLeftAt);
   const [wentLive, setWentLive] = useState(false);
-  if (connected && !broadcasting && !wentLive) setWentLive(true);
+  if ((connected || away) && !broadcasting && !wentLive) setWentLive(true);
   return {
-    settled: !enabled || ingest.status !== 'pending',
+    settled: !enabled || (availability.status !== 'pending' && (!on || ingest.status !== 'pending')),
     connected,
-    active: enabled && !broadcasting && (connected || wentLive),
+    active: on && !broadcasting && (connected || wentLive),
   };
 }

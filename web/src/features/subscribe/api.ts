@@ -1,5 +1,6 @@
 import type { PaymentSession, Subscription } from '@streamshop/contract/payments.ts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { authUserQueryKey } from '../../lib/api/auth.ts';
 import { apiGet, apiPost } from '../../lib/api/client.ts';
 
 export const SUBSCRIPTION_URL = '/api/subscription';
@@ -28,5 +29,17 @@ export function useCancelSubscriptionMutation() {
   return useMutation({
     mutationFn: () => apiPost<{ subscription: Subscription | null }>(`${SUBSCRIPTION_URL}/cancel`),
     onSuccess: (answer) => queryClient.setQueryData(subscriptionQueryOptions.queryKey, answer),
+  });
+}
+
+/** POST /api/subscription/refund: the money-back guarantee; the account is free at once. */
+export function useRefundSubscriptionMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiPost<{ subscription: Subscription | null }>(`${SUBSCRIPTION_URL}/refund`),
+    onSuccess: (answer) => {
+      queryClient.setQueryData(subscriptionQueryOptions.queryKey, answer);
+      void queryClient.refetchQueries({ queryKey: authUserQueryKey });
+    },
   });
 }

@@ -8,26 +8,44 @@ import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { formatDate } from '../../lib/format-date.ts';
 import { subscriptionQueryOptions } from './api.ts';
 import { CancelSubscriptionDialog } from './cancel-subscription-dialog.tsx';
+import { RefundSubscriptionDialog } from './refund-subscription-dialog.tsx';
 
-/** The dashboard's plan row for a pro user: until when, or a way to cancel. */
+/** The dashboard's plan row for a pro user: until when, a way to cancel, and the money-back refund. */
 export function ProPlanSummary() {
   const subscription = useQuery(subscriptionQueryOptions);
-  const [confirming, setConfirming] = useState(false);
+  const [confirming, setConfirming] = useState<'cancel' | 'refund' | null>(null);
   const current = subscription.data?.subscription ?? null;
   const periodEnd = current?.currentPeriodEnd ? formatDate(current.currentPeriodEnd) : null;
+
+  const refundable = current?.refundableUntil ? (
+    <Button
+      variant="ghost"
+      size="sm"
+      onClick={() => setConfirming('refund')}
+      data-testid="refund-subscription"
+    >
+      Money-back refund
+    </Button>
+  ) : null;
 
   let detail: ReactNode;
   if (subscription.isPending) detail = <Skeleton className="h-5 w-40" />;
   else if (current?.cancelAtPeriodEnd && periodEnd) {
-    detail = <span data-testid="pro-until">Pro until {periodEnd}</span>;
+    detail = (
+      <>
+        <span data-testid="pro-until">Pro until {periodEnd}</span>
+        {refundable}
+      </>
+    );
   } else if (current?.status === 'active') {
     detail = (
       <>
         <span className="text-muted-foreground">{periodEnd ? `Renews ${periodEnd}` : 'Active'}</span>
+        {refundable}
         <Button
           variant="outline"
           size="sm"
-          onClick={() => setConfirming(true)}
+          onClick={() => setConfirming('cancel')}
           data-testid="cancel-subscription"
         >
           Cancel subscription
@@ -48,9 +66,14 @@ export function ProPlanSummary() {
       <span className="font-medium">Your plan</span>
       <div className="ml-auto flex flex-wrap items-center gap-3">{detail}</div>
       <CancelSubscriptionDialog
-        open={confirming}
+        open={confirming === 'cancel'}
         currentPeriodEnd={current?.currentPeriodEnd ?? null}
-        onOpenChange={setConfirming}
+        onOpenChange={(open) => setConfirming(open ? 'cancel' : null)}
+      />
+      <RefundSubscriptionDialog
+        open={confirming === 'refund'}
+        refundableUntil={current?.refundableUntil ?? null}
+        onOpenChange={(open) => setConfirming(open ? 'refund' : null)}
       />
     </Card>
   );

@@ -20,7 +20,7 @@ function renderSubscribe(user: User, routes: Record<string, () => Response>) {
   const all: Record<string, () => Response> = {
     'POST /api/create-subscription': () =>
       json({ clientSecret: 'sub_secret', amountCents: 999, reservedUntil: null }),
-    'GET /api/payments/config': () => json({ provider: 'local' }),
+    'GET /api/payments/config': () => json({ provider: 'local', sellersOnboard: false }),
     ...routes,
   };
   const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {

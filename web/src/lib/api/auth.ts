@@ -32,7 +32,7 @@ export const authUserQueryOptions = queryOptions({
 });
 
 /** Sets the signed-in user (or null) and drops every other cached answer of the old session. */
-function replaceSession(queryClient: QueryClient, user: User | null): void {
+export function replaceSession(queryClient: QueryClient, user: User | null): void {
   queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== AUTH_USER_URL });
   queryClient.setQueryData(authUserQueryKey, user);
 }

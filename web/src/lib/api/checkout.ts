@@ -1,5 +1,7 @@
 import type { Product } from '@streamshop/contract/catalog.ts';
-import type { PaymentSession } from '@streamshop/contract/payments.ts';
+import type { OrderDetail } from '@streamshop/contract/orders.ts';
+import type { CheckoutAnswer, CheckoutSession } from '@streamshop/contract/payments.ts';
+import type { AddressesResponse, ShippingAddress } from '@streamshop/contract/shipping.ts';
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { apiGet, apiPost } from './client.ts';
 
@@ -11,22 +13,48 @@ export const checkoutProductQueryOptions = (productId: string) =>
   });
 
 /**
- * POST /api/checkout/:id, once per visit: never stale, never retried, and dropped from the cache
- * as soon as the page unmounts (gcTime 0), so the next visit opens a fresh session.
+ * POST /api/checkout/:id, once per visit (and again when the buyer picks another address: the
+ * server keeps the same hold and session and takes the new address): never stale, never retried,
+ * and dropped from the cache as soon as the page unmounts (gcTime 0), so the next visit opens a
+ * fresh session. Answers a session, or the order of a buyer who paid for it moments ago when no
+ * unit is left to hold.
  */
-export const checkoutSessionQueryOptions = (productId: string) =>
+export const checkoutSessionQueryOptions = (
+  productId: string,
+  shippingAddress: ShippingAddress | null = null,
+) =>
   queryOptions({
-    queryKey: ['checkout', productId],
-    queryFn: () => apiPost<PaymentSession>(`/api/checkout/${encodeURIComponent(productId)}`),
+    queryKey: ['checkout', productId, shippingAddress],
+    queryFn: () =>
+      apiPost<CheckoutAnswer>(
+        `/api/checkout/${encodeURIComponent(productId)}`,
+        shippingAddress ? { shippingAddress } : undefined,
+      ),
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 0,
     retry: false,
   });
 
+/** The session to pay, when checkout answered one. */
+export const sessionOf = (answer: CheckoutAnswer | undefined): CheckoutSession | undefined =>
+  answer && !('order' in answer) ? answer : undefined;
+
+/** The order, when checkout answered one: the buyer paid for this moments ago and none is left. */
+export const placedOrderOf = (answer: CheckoutAnswer | undefined): OrderDetail | undefined =>
+  answer && 'order' in answer ? answer.order : undefined;
+
+/** GET /api/addresses: where the buyer shipped before, the most recently used first. */
+export const savedAddressesQueryOptions = () =>
+  queryOptions({
+    queryKey: ['/api/addresses'],
+    queryFn: () => apiGet<AddressesResponse>('/api/addresses'),
+    staleTime: 0,
+  });
+
 /** After a purchase: the buyer's orders and stats, and every view that shows the product's stock. */
 export function invalidateAfterPurchase(queryClient: QueryClient): Promise<unknown> {
   return Promise.all(
-    ['/api/orders', '/api/analytics', '/api/explore', '/api/storefront'].map((url) =>
+    ['/api/orders', '/api/analytics', '/api/explore', '/api/storefront', '/api/addresses'].map((url) =>
       queryClient.invalidateQueries({ queryKey: [url] }),
     ),
   );

@@ -1,4 +1,5 @@
-import type { Analytics, Order, Product, ProductBody, Stream } from '@streamshop/contract/catalog.ts';
+import type { Analytics, Product, ProductBody, Stream } from '@streamshop/contract/catalog.ts';
+import type { StreamAnalytics } from '@streamshop/contract/stream-analytics.ts';
 import type { MyStreamStats } from '@streamshop/contract/stream-stats.ts';
 import { type QueryClient, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiDelete, apiGet, apiPost, apiPut, throwIfNotOk } from './client.ts';
@@ -25,10 +26,13 @@ export const myStreamStatsQueryOptions = queryOptions({
   queryFn: () => apiGet<MyStreamStats>('/api/streams/mine/stats'),
   staleTime: 30_000,
 });
-export const ordersQueryOptions = queryOptions({
-  queryKey: ['/api/orders'],
-  queryFn: () => apiGet<Order[]>('/api/orders'),
-});
+/** A Pro seller's analytics of one stream (403 PRO_REQUIRED on free); stale after 30 s like the stats. */
+export const streamAnalyticsQueryOptions = (roomName: string) =>
+  queryOptions({
+    queryKey: [`/api/streams/${encodeURIComponent(roomName)}/analytics`],
+    queryFn: () => apiGet<StreamAnalytics>(`/api/streams/${encodeURIComponent(roomName)}/analytics`),
+    staleTime: 30_000,
+  });
 
 /** A product changed: the seller's lists and stats, and every browse view that may show it. */
 function invalidateProductViews(queryClient: QueryClient): Promise<unknown> {

@@ -4,7 +4,7 @@ import type {
   LocalPaymentResult,
   PaymentConfig,
 } from '@streamshop/contract/payments.ts';
-import { queryOptions, useMutation } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { apiGet, apiPost } from './client.ts';
 
 // Only types come from the contract's payments module: its zod schemas stay out of this bundle.
@@ -14,6 +14,15 @@ export const paymentConfigQueryOptions = queryOptions({
   queryKey: ['/api/payments/config'],
   queryFn: () => apiGet<PaymentConfig>('/api/payments/config'),
 });
+
+/**
+ * Whether a checkout of this seller's product can open: false only where sellers must finish
+ * payout onboarding first (Stripe Connect, `sellersOnboard`) and this one has not (ADR 0016).
+ */
+export function useSellerTakesOrders(sellerOnboarded: boolean | undefined): boolean {
+  const config = useQuery(paymentConfigQueryOptions);
+  return !(config.data?.sellersOnboard === true && sellerOnboarded === false);
+}
 
 /** POST /api/payments/local/confirm: the local provider charges the card. */
 export function useConfirmLocalPaymentMutation() {

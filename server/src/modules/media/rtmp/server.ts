@@ -43,6 +43,7 @@ export class RtmpIngestServer {
   private readonly connections = new Set<IngestConnection>();
   private readonly settings: ConnectionSettings;
   private readonly maxConnections: number;
+  private closed: Promise<void> | undefined;
 
   constructor(options: RtmpIngestServerOptions) {
     this.maxConnections = options.maxConnections ?? 100;
@@ -76,9 +77,18 @@ export class RtmpIngestServer {
     return [...this.connections].flatMap((connection) => connection.publishing ?? []);
   }
 
+  /**
+   * Takes no new connection (a drain: encoders reconnect to another instance); the ones open go
+   * on. Resolves when the last of them has closed.
+   */
+  stopListening(): Promise<void> {
+    this.closed ??= new Promise<void>((resolve) => this.server.close(() => resolve()));
+    return this.closed;
+  }
+
   /** Stops listening and drops every connection (sessions end with 'server-closed'). */
   close(): Promise<void> {
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const closed = this.stopListening();
     for (const connection of this.connections) connection.shutdown();
     return closed;
   }

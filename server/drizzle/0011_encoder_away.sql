@@ -1,0 +1,1 @@
+ALTER TABLE "streams" ADD COLUMN "encoder_left_at" timestamp with time zone;
