@@ -17,13 +17,20 @@
  *   floor (Buffer)  the same, but the frame payload UTF-8 encoded once into a Buffer
  *   single PGlite   the app, one instance, in-memory bus, embedded PGlite (the default deployment)
  *   single PG       the app, one instance, in-memory bus, PostgreSQL (isolates the database change)
+ *   busy PG         the same while the database is busy: a concurrent write load on it
+ *                   (bench/chat/write-load.ts: --write-load=C connections committing --write-rows=R
+ *                   rows of 2 kB each, 4 × 200 by default), as the issue 18 finding saw it
  *   2× Redis        two app instances on one PostgreSQL database, fan-out through Redis pub/sub
  *                   (a fresh key prefix per run); half the viewers on each, the senders on A
+ *
+ * --before=<git ref> also runs the PostgreSQL scenarios (single-pg, busy-pg) with the server of
+ * that commit (bench/chat/before.ts), each just before this checkout's: before/after in one run.
  *
  * The figures include the clients' own cost: 2,000 sockets in one client thread parse every frame
  * one after the other. The floor rows show that cost, and the app's overhead over plain `ws`.
  *
- *   npm run bench -- chat [--viewers=N] [--rate=M] [--seconds=S] [--warmup=S] [--only=floor,single,redis]
+ *   npm run bench -- chat [--viewers=N] [--rate=M] [--seconds=S] [--warmup=S] [--only=floor,single,busy,redis]
+ *     [--write-load=C] [--write-rows=R] [--before=<git ref>]
  *
  * (Use the `=` form: run-all treats bare words as benchmark names.) TEST_DATABASE_URL names the
  * PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test: a fresh database per scenario,
@@ -33,10 +40,12 @@
 import { randomBytes } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
 import { createThrowawayDatabase } from '../server/src/test/throwaway-database.ts';
+import { checkoutAt } from './chat/before.ts';
 import { closeAll, connect, connectAll, type Measure, newClients, sendMessages } from './chat/clients.ts';
 import { type Options, parseOptions } from './chat/options.ts';
 import { judgeAndReport } from './chat/report.ts';
 import { type ServerHandle, startServer } from './chat/server.ts';
+import { startWriteLoad, type WriteLoad, type WriteLoadFigures } from './chat/write-load.ts';
 import { percentile } from './report.ts';
 import { cpuSeconds, fixed, rssMb, sleep, sum, waitFor, wallMs } from './support.ts';
 
@@ -48,7 +57,7 @@ interface Scenario {
   key: string;
   label: string;
   /** Starts the server(s); the first is where the senders connect. */
-  start(senders: number): Promise<{ servers: ServerHandle[]; cleanup(): Promise<void> }>;
+  start(senders: number): Promise<{ servers: ServerHandle[]; cleanup(): Promise<void>; load?: WriteLoad }>;
 }
 
 export interface ScenarioResult {
@@ -85,6 +94,8 @@ export interface ScenarioResult {
   errors: Record<string, number>;
   unexpectedCloses: number;
   setupMs?: number;
+  /** The concurrent write load during the measured run (busy-pg). */
+  writeLoad?: WriteLoadFigures;
 }
 
 function createDatabase() {
@@ -94,7 +105,58 @@ function createDatabase() {
   );
 }
 
-function scenarios(): Scenario[] {
+/**
+ * One instance on a fresh PostgreSQL database, quiet and under a write load; with `source`, the
+ * server of another commit (the before rows).
+ */
+function postgresScenarios(
+  options: Options,
+  before: { source: string; commit: string } | undefined,
+): Scenario[] {
+  const suffix = before ? '-before' : '';
+  const at = before ? ` (before: ${before.commit})` : '';
+  const start = (busy: boolean): Scenario['start'] => {
+    return async (senders) => {
+      const database = await createDatabase();
+      let server: ServerHandle | undefined;
+      try {
+        server = await startServer(
+          { kind: 'app', senders, databaseUrl: database.url, ...(before ? { source: before.source } : {}) },
+          `app (PG${busy ? ', busy' : ''})${at}`,
+        );
+        const load = busy ? await startWriteLoad(database.url, options.writeLoad) : undefined;
+        const handle = server;
+        return {
+          servers: [handle],
+          ...(load ? { load } : {}),
+          async cleanup() {
+            await handle.stop();
+            await database.drop();
+          },
+        };
+      } catch (error) {
+        await server?.stop();
+        await database.drop();
+        throw error;
+      }
+    };
+  };
+  const load = `${options.writeLoad.connections} × ${options.writeLoad.rows} rows of 2 kB per commit`;
+  return [
+    {
+      key: `single-pg${suffix}`,
+      label: `app, 1 instance, PostgreSQL, in-memory bus${at}`,
+      start: start(false),
+    },
+    {
+      key: `busy-pg${suffix}`,
+      label: `app, 1 instance, PostgreSQL under a write load (${load})${at}`,
+      start: start(true),
+    },
+  ];
+}
+
+function scenarios(options: Options): Scenario[] {
   const floor = (encodeOnce: boolean): Scenario['start'] => {
     return async () => {
       const server = await startServer({ kind: 'floor', encodeOnce }, 'floor');
@@ -112,26 +174,7 @@ function scenarios(): Scenario[] {
         return { servers: [server], cleanup: () => server.stop() };
       },
     },
-    {
-      key: 'single-pg',
-      label: 'app, 1 instance, PostgreSQL, in-memory bus',
-      async start(senders) {
-        const database = await createDatabase();
-        try {
-          const server = await startServer({ kind: 'app', senders, databaseUrl: database.url }, 'app (PG)');
-          return {
-            servers: [server],
-            async cleanup() {
-              await server.stop();
-              await database.drop();
-            },
-          };
-        } catch (error) {
-          await database.drop();
-          throw error;
-        }
-      },
-    },
+    ...postgresScenarios(options, undefined),
     {
       key: 'redis',
       label: 'app, 2 instances, PostgreSQL + Redis',
@@ -167,11 +210,17 @@ function scenarios(): Scenario[] {
   ];
 }
 
+/** The before rows just ahead of this checkout's of the same kind. */
+function withBefore(list: Scenario[], before: Scenario[]): Scenario[] {
+  return list.flatMap((scenario) => [...before.filter((b) => b.key === `${scenario.key}-before`), scenario]);
+}
+
 async function runScenario(scenario: Scenario, options: Options): Promise<ScenarioResult> {
   // Each sender sends at most rate / senders ≤ 2/3 message per second: under the per-user limit
   // (a burst of 3, then 1 per second) with room for timer jitter; and at least 20 accounts.
   const senderCount = Math.max(20, Math.ceil(options.rate * 1.5));
-  const { servers, cleanup } = await scenario.start(senderCount);
+  const { servers, cleanup, load } = await scenario.start(senderCount);
+  let writeLoad: WriteLoadFigures | undefined;
   const clients = newClients();
   try {
     const first = servers[0];
@@ -242,9 +291,11 @@ async function runScenario(scenario: Scenario, options: Options): Promise<Scenar
     const cpuBefore = servers.map((s) => cpuSeconds(s.pid));
     const selfBefore = process.cpuUsage();
     const startedAt = wallMs();
+    load?.mark();
     await sendMessages(clients.senders, measure.tag, total, options.rate);
     const drained = await drain(measure);
     const endedAt = wallMs();
+    writeLoad = await load?.stop();
     clearInterval(sampler);
     const elapsedSec = (endedAt - startedAt) / 1000;
     const serverCpuPct = servers.map(
@@ -295,8 +346,10 @@ async function runScenario(scenario: Scenario, options: Options): Promise<Scenar
       errors,
       unexpectedCloses: clients.unexpectedCloses - closesBefore,
       ...(first.ready.setupMs === undefined ? {} : { setupMs: first.ready.setupMs }),
+      ...(writeLoad ? { writeLoad } : {}),
     };
   } finally {
+    await load?.stop();
     await closeAll(clients);
     await cleanup();
   }
@@ -306,7 +359,25 @@ async function runScenario(scenario: Scenario, options: Options): Promise<Scenar
 async function runScenarios(options: Options) {
   const results: ScenarioResult[] = [];
   const skipped: Record<string, string> = {};
-  for (const scenario of scenarios()) {
+  const checkout = options.before ? checkoutAt(options.before) : undefined;
+  if (checkout) console.log(`before: the server at ${checkout.commit} (${checkout.root})`);
+  const before = checkout ? { source: checkout.root, commit: checkout.commit } : undefined;
+  const list = withBefore(scenarios(options), before ? postgresScenarios(options, before) : []);
+  try {
+    await runEach(list, options, results, skipped);
+  } finally {
+    checkout?.remove();
+  }
+  return { results, skipped };
+}
+
+async function runEach(
+  list: Scenario[],
+  options: Options,
+  results: ScenarioResult[],
+  skipped: Record<string, string>,
+) {
+  for (const scenario of list) {
     if (
       options.only.length &&
       !options.only.some((o) => scenario.key === o || scenario.key.startsWith(`${o}-`))
@@ -321,7 +392,11 @@ async function runScenarios(options: Options) {
           `max ${fixed(result.max)} ms; ${Math.round(result.deliveriesPerSec).toLocaleString('en')} deliveries/s; ` +
           `lost ${result.lost}; server CPU ${result.serverCpuPct.map((c) => `${fixed(c, 0)}%`).join(' + ')}; ` +
           `clients CPU ${fixed(result.loadGeneratorCpuPct, 0)}%` +
-          (Object.keys(result.errors).length ? `; errors ${JSON.stringify(result.errors)}` : ''),
+          (Object.keys(result.errors).length ? `; errors ${JSON.stringify(result.errors)}` : '') +
+          (result.writeLoad
+            ? `; write load ${result.writeLoad.commits} commits, ${fixed(result.writeLoad.mbPerSec, 0)} MB/s, ` +
+              `commit p50 ${fixed(result.writeLoad.commitP50)} / p95 ${fixed(result.writeLoad.commitP95)} ms`
+            : ''),
       );
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -329,7 +404,6 @@ async function runScenarios(options: Options) {
       console.warn(`  !! skipped: ${message}`);
     }
   }
-  return { results, skipped };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,14 +2,26 @@
  * Checkout under a drop (ADR 0006: stock is reserved when the payment session opens).
  *
  * 500 buyers (by default) try to buy ONE product that has 100 units, all at the same moment, on
- * 127.0.0.1. Each buyer opens checkout (POST /api/checkout/:id: 200 with a client secret, or 409
+ * 127.0.0.1. The product ships ($45 + $5 shipping, ADR 0016), so each buyer opens checkout with a
+ * shipping address (POST /api/checkout/:id: 200 with a client secret and the total, or 409
  * when every unit is sold or held) and, with a session, pays with the local provider's success
  * card 4242 4242 4242 4242 (POST /api/payments/local/confirm, which hands the signed webhook to
  * POST /api/webhooks/payments before it answers; the webhook creates the order). The run records
  * the time of each step and of the whole purchase (open checkout → payment answered), then checks
  * the invariants: exactly `stock` orders, final stock 0, no oversell, no order twice for one
- * payment or one buyer, no status other than 200/409, and a second confirm of a paid session is
- * refused with 409.
+ * payment or one buyer, no status other than 200/409, every session, order and charge is price +
+ * shipping with the address on the order, and a second confirm of a paid session is refused with 409.
+ *
+ * Then, on the same server, the cancels-and-refunds run (bench/checkout/cancels.ts, its own
+ * section of the table and of the JSON): 150 of the buyers arrive over 4 s to buy a second
+ * shipped product of another seller (50 units) and try again after 409s; one in ten cancels their
+ * order, the seller refunds one in ten (some after shipping, some at the moment the buyer
+ * cancels), so units come back while others buy. Its invariants, through the API and in the
+ * database: stock now + live orders (paid/shipped/delivered) = the initial stock, one order per
+ * payment and per buyer, every cancelled or refunded order's payment `refunded` at the provider
+ * (after a bounded wait for the payment job), and the seller's ledger: each order's sale, fee,
+ * refund and fee_refund, Σ entries = netCents of GET /api/payouts/balance, and net + fees kept =
+ * captured − refunded. The server runs with PLATFORM_FEE_PERCENT (--fee-percent, default 2.9).
  *
  * The server is the real one (server/src/main.ts) in a child process on a free port, with a fresh
  * temp DATA_DIR (embedded PGlite), or on PostgreSQL when `--database-url=postgres://…` or the
@@ -34,15 +46,27 @@
  * payments and buyers of the product, final stock, payments by status, webhook deliveries).
  *
  *   npm run bench -- checkout [--buyers=N] [--stock=N] [--concurrency=N] [--database-url=postgres://…]
- *                             [--reconfirm=N] [--warmup=N] [--max-seconds=S]
+ *                             [--reconfirm=N] [--warmup=N] [--max-seconds=S] [--fee-percent=X]
+ *                             [--cancel-buyers=N (0: no cancels run)] [--cancel-stock=N]
+ *                             [--cancel-attempts=N] [--cancel-spread-ms=MS]
  *
  * (Use the `=` form: run-all treats bare words as benchmark names.) The whole run stops by itself
- * after --max-seconds (default 120): the server is stopped, the temp folder and the database
+ * after --max-seconds (default 240): the server is stopped, the temp folder and the database
  * removed, and the exit code is 3.
  */
 import { randomBytes } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
+import {
+  CANCELS_PRICE_CENTS,
+  CANCELS_SHIPPING_CENTS,
+  type CancelsRun,
+  runCancels,
+} from './checkout/cancels.ts';
+import { type CancelsViaApi, cancelsThroughApi } from './checkout/cancels-api.ts';
+import { readCancelsDatabase, waitForRefunds } from './checkout/cancels-database.ts';
+import { judgeCancels } from './checkout/cancels-report.ts';
 import { readDatabase } from './checkout/database.ts';
+import { getBurst } from './checkout/floor.ts';
 import { type Options, parseOptions } from './checkout/options.ts';
 import { type Purchase, purchase } from './checkout/purchase.ts';
 import { judgeAndReport } from './checkout/report.ts';
@@ -87,41 +111,51 @@ function checkNotStopped(): void {
 // ---------------------------------------------------------------------------------------------
 
 const client = (base: string): Client => webClient(base, stopAll.signal);
-const startServer = (storage: Storage): Promise<AppServer> =>
-  startAppServer(storage, { signal: stopAll.signal });
-const signUpAll = (api: Client, handles: string[]): Promise<Account[]> =>
+// The platform keeps PLATFORM_FEE_PERCENT of every sale: the ledger's arithmetic is part of the run.
+const startServer = (storage: Storage, options: Options): Promise<AppServer> =>
+  startAppServer(storage, {
+    signal: stopAll.signal,
+    env: { PLATFORM_FEE_PERCENT: String(options.feePercent) },
+  });
+const signUpAll = (api: Client, handles: string[], octet?: number): Promise<Account[]> =>
   signUpAllVia(api, handles, {
     concurrency: SIGNUP_CONCURRENCY,
     businessName: 'Checkout Bench Records',
     signal: stopAll.signal,
+    ...(octet === undefined ? {} : { octet }),
   });
-const listProduct = (api: Client, seller: Account, categoryId: number, title: string, stock: number) =>
-  listProductVia(api, seller, { categoryId, title, stock });
+
+/** What a drop buyer pays: the price and a flat shipping (the product ships, ADR 0016). */
+export const DROP_CHARGE = { priceCents: 4500, shippingCents: 500, amountCents: 5000 };
+
+const listProduct = (
+  api: Client,
+  seller: Account,
+  categoryId: number,
+  title: string,
+  stock: number,
+  charge: { priceCents: number; shippingCents: number } = DROP_CHARGE,
+) =>
+  // Shipped, with a flat shipping price: every checkout carries an address (ADR 0016).
+  listProductVia(api, seller, {
+    categoryId,
+    title,
+    stock,
+    priceCents: charge.priceCents,
+    fulfillment: 'ship',
+    shippingCents: charge.shippingCents,
+  });
 
 // ---------------------------------------------------------------------------------------------
 // The phases
 // ---------------------------------------------------------------------------------------------
-
-/** One burst of `count` GETs, `concurrency` at a time: the floor in the same shape as the checkouts. */
-async function getBurst(api: Client, path: string, count: number, concurrency: number) {
-  const t0 = performance.now();
-  const replies = await runPool(count, concurrency, () => api.request('GET', path));
-  const durationSec = (performance.now() - t0) / 1000;
-  return {
-    samples: replies.map((r) => r.ms),
-    statuses: countBy(replies.map((r) => r.status)),
-    ok: replies.filter((r) => r.status === 200).length,
-    durationSec,
-    perSec: count / durationSec,
-  };
-}
 
 /** Setup (not measured): the server, the accounts, the product, a warm-up and the floor. */
 async function setUp(options: Options, storage: Storage, onServer: (server: AppServer) => void) {
   const tSetup = performance.now();
   const categoryId = await insertCategory(storage, 'Bench drops', 'bench-drops');
   checkNotStopped();
-  const server = await startServer(storage);
+  const server = await startServer(storage, options);
   onServer(server);
   const serverStartSec = (performance.now() - tSetup) / 1000;
   const api = client(server.base);
@@ -141,6 +175,25 @@ async function setUp(options: Options, storage: Storage, onServer: (server: AppS
 
   const title = `Bench drop ${tag}`;
   const productId = await listProduct(api, seller, categoryId, title, options.stock);
+  // The cancels-and-refunds run sells through its own seller, so that seller's ledger is that run's.
+  let cancels: { seller: Account; productId: string } | undefined;
+  if (options.cancelBuyers > 0) {
+    const [cancelsSeller] = (await signUpAll(api, [`bench_seller2_${tag}`], 78)) as [Account];
+    cancels = {
+      seller: cancelsSeller,
+      productId: await listProduct(
+        api,
+        cancelsSeller,
+        categoryId,
+        `Bench returns ${tag}`,
+        options.cancelStock,
+        {
+          priceCents: CANCELS_PRICE_CENTS,
+          shippingCents: CANCELS_SHIPPING_CENTS,
+        },
+      ),
+    };
+  }
   let warmupOrders = 0;
   if (warmupBuyers > 0) {
     const warmupId = await listProduct(api, seller, categoryId, `Bench warm-up ${tag}`, warmupBuyers);
@@ -173,6 +226,7 @@ async function setUp(options: Options, storage: Storage, onServer: (server: AppS
     buyers,
     title,
     productId,
+    cancels,
     warmupOrders,
     floorProduct,
     floorHealth,
@@ -299,6 +353,34 @@ async function checkThroughApi(
   };
 }
 
+/**
+ * The cancels-and-refunds run (measured; bench/checkout/cancels.ts), after the drop on the same
+ * server, then what the API says once the refunds at the provider are through (bounded wait).
+ */
+async function runCancelsPhase(options: Options, storage: Storage, { api, buyers, cancels }: Setup) {
+  if (!cancels) return undefined;
+  const run: CancelsRun = await runCancels({
+    api,
+    seller: cancels.seller,
+    buyers: buyers.slice(0, options.cancelBuyers),
+    productId: cancels.productId,
+    attempts: options.cancelAttempts,
+    spreadMs: options.cancelSpreadMs,
+    signal: stopAll.signal,
+  });
+  const bought = run.runs.filter((r) => r.bought).length;
+  const givenBack = run.runs
+    .flatMap((r) => r.moves)
+    .filter((m) => m.action !== 'ship' && m.status === 200).length;
+  console.log(
+    `  cancels run: ${run.runs.length} buyers, ${bought} paid, ${givenBack} given back in ${fixed(run.durationSec, 2)} s`,
+  );
+  const refunds = await waitForRefunds(storage, cancels.productId, 30_000, stopAll.signal);
+  const viaApi: CancelsViaApi = await cancelsThroughApi(api, cancels.seller, cancels.productId);
+  checkNotStopped();
+  return { run, refunds, viaApi, ...cancels };
+}
+
 export type Setup = Awaited<ReturnType<typeof setUp>>;
 export type Burst = Awaited<ReturnType<typeof runBurst>>;
 export type ViaApi = Awaited<ReturnType<typeof checkThroughApi>>;
@@ -335,11 +417,32 @@ async function main(): Promise<boolean> {
     });
     const burst = await runBurst(options, setup);
     const viaApi = await checkThroughApi(options, setup, burst);
+    const cancels = await runCancelsPhase(options, storage, setup);
     const exitCode = await setup.server.stop();
     server = undefined;
     checkNotStopped();
-    const db = await readDatabase(storage, setup.productId);
-    passed = judgeAndReport(options, storage, setup, burst, viaApi, db, { loadAverageBefore, exitCode });
+    const db = await readDatabase(storage, setup.productId, DROP_CHARGE);
+    const cancelsJudged =
+      cancels &&
+      judgeCancels(
+        {
+          initialStock: options.cancelStock,
+          priceCents: CANCELS_PRICE_CENTS,
+          shippingCents: CANCELS_SHIPPING_CENTS,
+          feePercent: options.feePercent,
+          attemptsPerBuyer: options.cancelAttempts,
+          spreadMs: options.cancelSpreadMs,
+          refunds: cancels.refunds,
+        },
+        cancels.run,
+        cancels.viaApi,
+        await readCancelsDatabase(storage, cancels.productId, cancels.seller.handle),
+      );
+    passed = judgeAndReport(options, storage, setup, burst, viaApi, db, {
+      loadAverageBefore,
+      exitCode,
+      cancels: cancelsJudged,
+    });
   } finally {
     clearHardCap();
     await server?.stop();

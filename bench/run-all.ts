@@ -4,8 +4,11 @@ const benches: Record<string, string> = {
   explore: './explore.ts',
   chat: './chat.ts',
   checkout: './checkout.ts',
+  takeover: './takeover.ts',
   shop: './shop.ts',
   latency: './latency.ts',
+  rendition: './rendition.ts',
+  failover: './failover.ts',
   lighthouse: './lighthouse.ts',
 };
 

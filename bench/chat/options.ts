@@ -8,6 +8,10 @@ export interface Options {
   seconds: number;
   warmupSec: number;
   only: string[];
+  /** The write load of the busy-pg scenarios: connections, and 2 kB rows per commit. */
+  writeLoad: { connections: number; rows: number };
+  /** A git ref whose server also runs the PostgreSQL scenarios, as "before" rows in the same run. */
+  before: string | undefined;
 }
 
 export function parseOptions(argv: string[]): Options {
@@ -26,5 +30,10 @@ export function parseOptions(argv: string[]): Options {
     seconds: number('seconds', 15, 1, 300),
     warmupSec: number('warmup', 2, 0, 60),
     only: (value('only') ?? '').split(',').filter(Boolean),
+    writeLoad: {
+      connections: Math.round(number('write-load', 4, 1, 64)),
+      rows: Math.round(number('write-rows', 200, 1, 10_000)),
+    },
+    before: value('before') || undefined,
   };
 }

@@ -53,7 +53,7 @@ export function judgeAndReport(
       value: r.acceptP50,
       unit: 'ms',
       ...vs((x) => x.acceptP50),
-      note: `p95 ${fixed(r.acceptP95)} ms (baseline ${fixed(base?.acceptP95 ?? Number.NaN)}); ms resolution; app: the row's created_at, after the mute check and the insert began`,
+      note: `p95 ${fixed(r.acceptP95)} ms (baseline ${fixed(base?.acceptP95 ?? Number.NaN)}); ms resolution; app: the accepted time, the database's now() in the sender-standing query (before: the row's created_at, the insert's)`,
     });
     rows.push({
       metric: `${name}: deliveries/s`,
@@ -84,6 +84,15 @@ export function judgeAndReport(
       ...vs((x) => x.serverCpuMsPer1k),
       note: 'CPU time, not wall time: the figure least skewed by other load on the machine',
     });
+    if (r.writeLoad) {
+      const w = r.writeLoad;
+      rows.push({
+        metric: `${name}: write load commit p50`,
+        value: w.commitP50,
+        unit: 'ms',
+        note: `p95 ${fixed(w.commitP95)} ms; ${w.commits} commits of ${w.rowsPerCommit} rows of 2 kB on ${w.connections} connections, ${fixed(w.mbPerSec, 0)} MB/s of rows, during the measured run`,
+      });
+    }
     rows.push({
       metric: `${name}: server RSS peak`,
       value: sum(r.serverRssPeakMb),
@@ -118,6 +127,9 @@ export function judgeAndReport(
       'server RSS MB': r.serverRssPeakMb.map((m) => fixed(m, 0)).join('+'),
       'clients CPU %': fixed(r.loadGeneratorCpuPct, 0),
       'connect s': fixed(r.connectSec),
+      'write load commit p50/p95 ms': r.writeLoad
+        ? `${fixed(r.writeLoad.commitP50)}/${fixed(r.writeLoad.commitP95)}`
+        : '',
     })),
   );
 

@@ -5,7 +5,8 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
 import { rmSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import WebSocket, { WebSocketServer } from 'ws';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -25,6 +26,8 @@ export type ServerJob =
       redis?: { url: string; prefix: string };
       /** Sign up this many sender accounts and create the room (instance A only). */
       senders: number;
+      /** The folder whose server/ to run (another commit's, bench/chat/before.ts); default this one. */
+      source?: string;
     };
 
 type ChildMessage =
@@ -69,10 +72,17 @@ async function serveFloor(job: Extract<ServerJob, { kind: 'floor' }>): Promise<(
 }
 
 async function serveApp(job: Extract<ServerJob, { kind: 'app' }>): Promise<() => Promise<void>> {
-  const { testConfig, newAccount, sessionCookie } = await import('../../server/src/test/test-app.ts');
-  const { buildApp } = await import('../../server/src/app.ts');
-  const { openDatabase } = await import('../../server/src/db/client.ts');
-  const { redisBus } = await import('../../server/src/platform/bus.ts');
+  const from = (file: string) => pathToFileURL(path.join(job.source ?? root, 'server/src', file)).href;
+  const { testConfig, newAccount, sessionCookie } = (await import(
+    from('test/test-app.ts')
+  )) as typeof import('../../server/src/test/test-app.ts');
+  const { buildApp } = (await import(from('app.ts'))) as typeof import('../../server/src/app.ts');
+  const { openDatabase } = (await import(
+    from('db/client.ts')
+  )) as typeof import('../../server/src/db/client.ts');
+  const { redisBus } = (await import(
+    from('platform/bus.ts')
+  )) as typeof import('../../server/src/platform/bus.ts');
 
   // testConfig makes a fresh temp folder: the DATA_DIR (PGlite files when there is no databaseUrl).
   // Every bench viewer connects from 127.0.0.1.

@@ -1,5 +1,5 @@
 /** A buyer's purchase through the API: open checkout, then pay with 4242. */
-import { type Account, type Client, card } from '../support.ts';
+import { type Account, type Client, card, shippingAddressOf } from '../support.ts';
 
 export interface Purchase {
   buyer: number;
@@ -7,6 +7,8 @@ export interface Purchase {
   startedAt: number;
   checkout: { status: number; ms: number; endedAt: number; error?: string; code?: string };
   clientSecret?: string;
+  /** What the session said the buyer pays: the total and the shipping in it. */
+  session?: { amountCents: number; shippingCents: number; subtotalCents: number };
   confirm?: { status: number; ms: number; endedAt: number; outcome?: string; error?: string };
   /** Open checkout → payment answered, for purchases whose payment succeeded. */
   totalMs?: number;
@@ -22,6 +24,7 @@ export async function purchase(
   // From the buyer's own address, as a real client: open holds are capped per address.
   const opened = await api.request('POST', `/api/checkout/${productId}`, {
     cookie: buyer.cookie,
+    body: { shippingAddress: shippingAddressOf(index) },
     forwardedFor: buyer.address,
   });
   const result: Purchase = {
@@ -37,6 +40,11 @@ export async function purchase(
   };
   if (opened.status !== 200 || typeof opened.body?.clientSecret !== 'string') return result;
   result.clientSecret = opened.body.clientSecret;
+  result.session = {
+    amountCents: Number(opened.body.amountCents),
+    shippingCents: Number(opened.body.shippingCents),
+    subtotalCents: Number(opened.body.subtotalCents),
+  };
   const paid = await api.request('POST', '/api/payments/local/confirm', {
     cookie: buyer.cookie,
     body: { clientSecret: opened.body.clientSecret, card: card() },

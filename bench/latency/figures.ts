@@ -12,6 +12,7 @@ import {
   stats,
   timeline,
 } from './analysis.ts';
+import type { EncoderRun } from './encoder.ts';
 import type { LateJoinRun } from './late-joins.ts';
 import type { Measured } from './measure.ts';
 import type { StreamRun } from './stream.ts';
@@ -144,10 +145,14 @@ export function viewerFigures(run: ViewerRun, preview: Shown[], fromAt: number, 
   };
 }
 
-/** What the broadcaster sent (the publish socket's mimeType) and what the server's ffmpeg did with the video. */
+/** What the broadcaster sent (the publish socket's mimeType, or RTMP's FLV) and what the server's ffmpeg did with the video. */
 function ingestOf(stream: StreamRun) {
-  const publish = stream.sellerState.sockets.find((s) => s.url.includes('/ws/publish'));
-  const mimeType = publish ? (new URL(publish.url, 'http://x').searchParams.get('mimeType') ?? '') : '';
+  const publish = stream.sellerState?.sockets.find((s) => s.url.includes('/ws/publish'));
+  const mimeType = stream.encoder
+    ? 'FLV over RTMP (H.264 + AAC)'
+    : publish
+      ? (new URL(publish.url, 'http://x').searchParams.get('mimeType') ?? '')
+      : '';
   const pipelines = stream.cpu.children.filter((c) => /(^|\/)ffmpeg\s/.test(c.command));
   const video = pipelines.map((c) =>
     c.command.includes('libx264') ? 'encoded (libx264)' : /-c:v copy/.test(c.command) ? 'copied' : '?',
@@ -155,23 +160,43 @@ function ingestOf(stream: StreamRun) {
   return { mimeType, video: video.join(', ') || 'no ffmpeg at the end of the window' };
 }
 
-/** One measured stream: every viewer against the broadcaster's preview, the preview itself, the CPU. */
+/**
+ * The RTMP encoder over the window: how late the pacer wrote its frames after their slots (the
+ * bound of the broadcaster time's error: latencies are overstated by at most this), its CPU.
+ */
+function encoderFigures(encoder: EncoderRun) {
+  return {
+    handedLate: stats(encoder.lateMs),
+    dropped: encoder.dropped,
+    cpuPercent: encoder.cpuPercent,
+    command: encoder.command,
+    ...(encoder.exitedEarly === undefined ? {} : { exitedEarly: encoder.exitedEarly }),
+    stderr: encoder.stderr,
+  };
+}
+
+/**
+ * One measured stream: every viewer against the broadcaster's frames (the browser's camera
+ * preview as shown, or the RTMP encoder's frames at their slots), the preview itself, the CPU.
+ */
 export function streamFigures(stream: StreamRun) {
   const { fromAt, toAt, sellerState } = stream;
   const preview = shown(sellerState, 'preview');
+  const source = stream.encoder ? stream.encoder.frames : preview.decoded;
   const inWindow = (s: Shown) => s.at >= fromAt && s.at <= toAt;
   // Camera → preview, from requestVideoFrameCallback's captureTime (when Chromium gives one).
   const captureDelays = (sellerState?.targets.preview?.frames ?? [])
     .filter(([frame, , expected, capture]) => frame >= 0 && capture > 0 && expected > 0)
-    .filter(([, , expected]) => inWindow({ frame: 0, at: sellerState.offsetMs + expected }))
+    .filter(([, , expected]) => inWindow({ frame: 0, at: (sellerState?.offsetMs ?? 0) + expected }))
     .map(([, , expected, capture]) => expected - capture);
   return {
     ingest: stream.ingest,
     ...ingestOf(stream),
-    viewers: stream.viewers.map((run) => viewerFigures(run, preview.decoded, fromAt, toAt)),
-    previewFlow: flow(preview.decoded, fromAt, toAt),
+    viewers: stream.viewers.map((run) => viewerFigures(run, source, fromAt, toAt)),
+    previewFlow: flow(source, fromAt, toAt),
     previewUndecoded: preview.all.filter((s) => inWindow(s) && s.frame < 0).length,
     cameraToPreview: stats(captureDelays),
+    encoder: stream.encoder ? encoderFigures(stream.encoder) : undefined,
     cpu: stream.cpu,
     output: stream.output,
     loadAverage: stream.loadAverage,

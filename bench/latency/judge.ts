@@ -11,7 +11,11 @@ import type { ProbeState } from './probe.ts';
 import type { Rig } from './setup.ts';
 import { fixed } from './stop.ts';
 
-const INGEST: Record<Ingest, string> = { h264: 'H.264 ingest', vp8: 'VP8 ingest' };
+const INGEST: Record<Ingest, string> = { h264: 'H.264 ingest', vp8: 'VP8 ingest', rtmp: 'RTMP ingest' };
+/** The ingests whose video the server copies (H.264), held to the CPU target. */
+const COPIED: Ingest[] = ['h264', 'rtmp'];
+/** The RTMP pacer's lateness (p99) worth a warning: the RTMP latencies are overstated by up to that. */
+const LATE_WARNING_MS = 10;
 const metOrMissed = (ok: boolean) => (ok ? 'met' : 'MISSED');
 const loads = (values: number[]) => values.map((n) => n.toFixed(1)).join(' ');
 const pathNote = (v: ViewerFigures) =>
@@ -45,12 +49,13 @@ export function verdictsOf(f: Figures): string[] {
       ),
     ),
     ...f.streams
-      .filter((st) => st.ingest === 'h264')
+      .filter((st) => COPIED.includes(st.ingest))
       .map(
         (st) =>
           `${metOrMissed(st.cpu.percent <= TARGET.h264CpuPercent)}: server + ffmpeg CPU for one H.264 stream ` +
-          `${fixed(st.cpu.percent)} % of a core ≤ ${TARGET.h264CpuPercent} % (the clip is ${CLIP.height}p)`,
+          `(${INGEST[st.ingest]}) ${fixed(st.cpu.percent)} % of a core ≤ ${TARGET.h264CpuPercent} % (the clip is ${CLIP.height}p)`,
       ),
+    ...f.streams.flatMap((st) => (st.encoder ? encoderWarnings(st.encoder) : [])),
     ...f.streams
       .filter(duplicating)
       .map(
@@ -71,9 +76,37 @@ export function verdictsOf(f: Figures): string[] {
   ];
 }
 
+/** What went wrong with the RTMP encoder: frames written late (the error bound), dropped, an early exit. */
+function encoderWarnings(encoder: NonNullable<StreamFigures['encoder']>): string[] {
+  return [
+    ...(encoder.handedLate.p99 > LATE_WARNING_MS
+      ? [
+          `!! RTMP ingest: the bench wrote 1 % of its frames more than ${fixed(encoder.handedLate.p99, 0)} ms after their ` +
+            `slots (max ${fixed(encoder.handedLate.max, 0)} ms): the RTMP latencies are overstated by up to that`,
+        ]
+      : []),
+    ...(encoder.dropped ? [`!! RTMP ingest: ${encoder.dropped} frames dropped, ffmpeg fell 3 s behind`] : []),
+    ...(encoder.exitedEarly === undefined
+      ? []
+      : [
+          `!! RTMP ingest: the encoder exited (${encoder.exitedEarly}) before End Stream: ${encoder.stderr.slice(-200)}`,
+        ]),
+  ];
+}
+
+/**
+ * The latency rows' baseline: the loopback floor for the browser's ingests; for RTMP, which has no
+ * MediaRecorder, the browser's H.264 ingest on the same path in this run (when it ran).
+ */
+function baselineOf(st: StreamFigures, v: ViewerFigures, f: Figures) {
+  if (st.ingest !== 'rtmp') return f.loopback?.latency;
+  return f.streams.find((other) => other.ingest === 'h264')?.viewers.find((o) => o.path.key === v.path.key)
+    ?.latency;
+}
+
 /** The first stream: p50, p95, p99 and the flow per path; the others: p50 per path, p95/p99 in its note. */
 function viewerRows(st: StreamFigures, v: ViewerFigures, f: Figures, full: boolean): Row[] {
-  const bl = f.loopback?.latency;
+  const bl = baselineOf(st, v, f);
   const label = `${INGEST[st.ingest]}, ${v.path.label} (${v.path.query})`;
   const p50: Row = {
     metric: `${label} p50`,
@@ -100,7 +133,7 @@ function viewerRows(st: StreamFigures, v: ViewerFigures, f: Figures, full: boole
       metric: `${label} frames shown/s`,
       value: v.flow.fps,
       unit: '/s',
-      ...(f.loopback ? { baseline: f.loopback.flow.fps } : {}),
+      ...(f.loopback && st.ingest !== 'rtmp' ? { baseline: f.loopback.flow.fps } : {}),
       note:
         `longest gap ${fixed(v.flow.longestGapMs, 0)} ms; skipped ${v.flow.skipped}, repeated ${v.flow.repeats}, ` +
         `seeks ${v.seeks}; unmatched ${v.unmatched}, undecoded ${v.undecoded}; first frame ${fixed(v.firstFrameMs, 0)} ms after goto; ` +
@@ -109,15 +142,40 @@ function viewerRows(st: StreamFigures, v: ViewerFigures, f: Figures, full: boole
   ];
 }
 
+/** The RTMP encoder: how late its frames went in after their slots (the error bound), its own CPU. */
+function encoderRows(st: StreamFigures): Row[] {
+  const e = st.encoder;
+  if (!e) return [];
+  return [
+    {
+      metric: 'RTMP ingest, frame written to the encoder after its slot p99',
+      value: e.handedLate.p99,
+      unit: 'ms',
+      note:
+        `the broadcaster time is the slot (t0 + n/30): RTMP latencies are overstated by at most this; ` +
+        `p50 ${fixed(e.handedLate.p50, 1)}, max ${fixed(e.handedLate.max, 0)} ms; ${e.handedLate.n} frames in the window, ` +
+        `${e.dropped} dropped` +
+        (e.exitedEarly === undefined ? '' : `; ffmpeg exited ${e.exitedEarly} early`),
+    },
+    {
+      metric: 'RTMP ingest, the encoder (the bench’s ffmpeg) CPU',
+      value: e.cpuPercent,
+      unit: '% of a core',
+      note: `not in the server's figure: ${e.command}`,
+    },
+  ];
+}
+
 function streamRows(st: StreamFigures, f: Figures, index: number): Row[] {
   const full = index === 0;
-  const cpuTarget =
-    st.ingest === 'h264'
-      ? `target ≤ ${TARGET.h264CpuPercent} %: ${metOrMissed(st.cpu.percent <= TARGET.h264CpuPercent)}; `
-      : '';
+  const browser = st.ingest !== 'rtmp';
+  const cpuTarget = COPIED.includes(st.ingest)
+    ? `target ≤ ${TARGET.h264CpuPercent} %: ${metOrMissed(st.cpu.percent <= TARGET.h264CpuPercent)}; `
+    : '';
   return [
     ...st.viewers.flatMap((v) => viewerRows(st, v, f, full)),
-    ...(full
+    ...encoderRows(st),
+    ...(full && browser
       ? [
           {
             metric: `${INGEST[st.ingest]}, broadcaster preview frames shown/s`,
@@ -141,7 +199,7 @@ function streamRows(st: StreamFigures, f: Figures, index: number): Row[] {
       unit: '% of a core',
       ...(f.idle ? { baseline: f.idle.percent } : {}),
       note:
-        `${cpuTarget}${cpuSplit(st.cpu)}; publisher sent ${st.mimeType || '?'}, video ${st.video}, ` +
+        `${cpuTarget}${cpuSplit(st.cpu)}${st.encoder ? ` (the bench's encoder apart: ${fixed(st.encoder.cpuPercent)} %)` : ''}; publisher sent ${st.mimeType || '?'}, video ${st.video}, ` +
         `${outputNote(st)}; ` +
         `${fixed(st.cpu.wallSec, 0)} s window, 3 viewers; load ${loads(st.loadAverage.from)} → ${loads(st.loadAverage.to)}`,
     },
@@ -212,7 +270,7 @@ const clockPages = (measured: Measured) =>
   (
     [
       ...measured.streams.flatMap((st) => [
-        [`${st.ingest} seller`, st.sellerState] as const,
+        ...(st.sellerState ? [[`${st.ingest} seller`, st.sellerState] as const] : []),
         ...st.viewers.map((v) => [`${st.ingest} viewer ${v.path.key}`, v.state] as const),
       ]),
       ['late-join seller', measured.lateJoins?.sellerState],
@@ -243,11 +301,15 @@ export function judgeAndReport(rig: Rig, measured: Measured, cleanedAt: number):
       'on the preview and on each viewer <video>, canvas decode; time = expectedDisplayTime in wall time (per-page ' +
       'Date.now() offset); latency = viewer time − preview time of the same frame; one Chromium, separate contexts; ' +
       'per ingest a stream with one viewer per delivery path (?path=ws, ?path=hls, ?path=hlsjs); CPU = the server ' +
-      'process and its ffmpeg children (/proc utime + stime, reaped children’s cutime + cstime) over the window',
+      'process and its ffmpeg children (/proc utime + stime, reaped children’s cutime + cstime) over the window. ' +
+      'RTMP ingest: ffmpeg as OBS (libx264 veryfast zerolatency, keyframe every 1 s, 1.5 Mbit/s CBR, AAC, FLV) ' +
+      'reads raw frames and PCM from the bench, which writes frame n at its slot t0 + n/30 (wall clock); the ' +
+      'broadcaster time of frame n is its slot, so the latency includes the encoder, and the pacer’s lateness ' +
+      '(encoder.handedLate) bounds the error; the encoder’s CPU is reported apart (encoder.cpuPercent)',
     baseline:
       'loopback: the same camera recorded with the app’s MediaRecorder settings and appended to MSE in the same page ' +
       '(no network, no server), with the player’s live-edge rule; playback time − preview time of the same frame; ' +
-      'CPU: the idle server before any stream',
+      'for the RTMP rows, the browser’s H.264 ingest on the same path in this run; CPU: the idle server before any stream',
     clip: { ...CLIP, frames: CLIP_FRAMES, bytes: rig.clip.bytes, generateMs: rig.clip.ms },
     streams: f.streams.map((st, i) => ({
       ...st,

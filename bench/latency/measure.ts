@@ -1,8 +1,8 @@
 /**
- * Phase 2, measure: the loopback baseline; the idle server's CPU; a stream per ingest (H.264,
- * then VP8), each measured with one viewer per delivery path (WebSocket, HLS native, hls.js)
- * and nothing else going on; then the late joins on a stream of their own. Returns the pages'
- * raw probe logs and the CPU figures.
+ * Phase 2, measure: the loopback baseline; the idle server's CPU; a stream per ingest (the
+ * browser's H.264, then VP8, then ffmpeg over RTMP), each measured with one viewer per delivery
+ * path (WebSocket, HLS native, hls.js) and nothing else going on; then the late joins on a
+ * stream of their own. Returns the pages' raw probe logs, the encoder's frames and the CPU figures.
  */
 
 import { loadavg } from 'node:os';

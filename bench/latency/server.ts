@@ -1,6 +1,7 @@
-/** The real server for the bench: server/src/main.ts on a fresh PGlite DATA_DIR, in a child process. */
+/** The real server for the bench: server/src/main.ts on a fresh PGlite DATA_DIR, in a child process, with RTMP ingest on a free port. */
 
 import type { ChildProcess } from 'node:child_process';
+import { freePort } from '../../server/src/test/ports.ts';
 import { startServerProcess } from '../../server/src/test/server-process.ts';
 import { stopAll } from './stop.ts';
 
@@ -10,16 +11,24 @@ export interface ServerHandle {
   stop(): Promise<void>;
 }
 
-/** The real server on a fresh PGlite DATA_DIR (the shared launcher), stopped with the run. */
+/**
+ * The real server on a fresh PGlite DATA_DIR (the shared launcher), stopped with the run. The
+ * launcher turns RTMP off (RTMP_PORT=0); the bench's encoder needs it, on a port of its own.
+ */
 export async function startServer(
   dataDir: string,
   onStarted: (proc: ChildProcess) => void,
 ): Promise<ServerHandle> {
+  const rtmpPort = await freePort();
   const server = await startServerProcess({
     dataDir,
     signal: stopAll.signal,
     readyTimeoutMs: 60_000,
-    env: { SHUTDOWN_GRACE_MS: '5000' },
+    env: {
+      SHUTDOWN_GRACE_MS: '5000',
+      RTMP_PORT: String(rtmpPort),
+      RTMP_URL: `rtmp://127.0.0.1:${rtmpPort}/live`,
+    },
   });
   onStarted(server.proc);
   return {

@@ -36,7 +36,7 @@ export interface Rig {
 export function announce(options: Options): number[] {
   const loadAverageBefore = loadavg();
   console.log(
-    `latency: ${options.ingests.join(' and ')} ingest, ${options.seconds} s measured each (+${options.warmup} s warm-up) ` +
+    `latency: ${options.ingests.join(', ')} ingest, ${options.seconds} s measured each (+${options.warmup} s warm-up) ` +
       `on WS, HLS and hls.js viewers, ${options.lateJoins} late joins, ${options.baselineSeconds} s loopback baseline, ` +
       `${options.idleSeconds} s idle CPU; ${availableParallelism()} CPUs, load ` +
       `${loadAverageBefore.map((n) => n.toFixed(1)).join(' ')}; hard cap ${options.maxSeconds} s`,

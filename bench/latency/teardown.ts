@@ -1,6 +1,7 @@
 /**
- * What the run leaves behind and how it goes: Chromium, the server and the temp folder are closed
- * once, however the run ends (done, failed, a signal, or the hard cap, which exits with code 3).
+ * What the run leaves behind and how it goes: the RTMP encoder (the bench's own ffmpeg), Chromium,
+ * the server and the temp folder are closed once, however the run ends (done, failed, a signal, or
+ * the hard cap, which exits with code 3).
  */
 
 import type { ChildProcess } from 'node:child_process';
@@ -13,9 +14,21 @@ export class Teardown {
   serverProc: ChildProcess | undefined;
   server: ServerHandle | undefined;
   browser: Browser | undefined;
+  /** The RTMP broadcaster's ffmpeg while it runs (encoder.ts adds it and takes it out when it exits). */
+  readonly encoders = new Set<ChildProcess>();
   private cleaning: Promise<void> | undefined;
   private hardCap: NodeJS.Timeout | undefined;
-  private readonly killOnExit = () => this.serverProc?.kill('SIGKILL');
+  /**
+   * The last word, synchronous: Playwright's own SIGINT handler closes Chromium and exits (130)
+   * before cleanup() has stopped the server or removed the temp folder (the 207 MB clip).
+   */
+  private readonly killOnExit = () => {
+    this.killEncoders();
+    this.serverProc?.kill('SIGKILL');
+    try {
+      rmSync(this.temp, { recursive: true, force: true, maxRetries: 3 });
+    } catch {}
+  };
   private readonly onSignal = (signal: NodeJS.Signals) => {
     stopAll.abort(new Error(`${signal} received`));
     void this.cleanup().finally(() => process.exit(130));
@@ -23,9 +36,14 @@ export class Teardown {
 
   constructor(readonly temp: string) {}
 
-  /** Closes Chromium, stops the server and removes the temp folder; once, however often called. */
+  private killEncoders(): void {
+    for (const encoder of this.encoders) encoder.kill('SIGKILL');
+  }
+
+  /** Kills the encoder, closes Chromium, stops the server and removes the temp folder; once, however often called. */
   cleanup(): Promise<void> {
     this.cleaning ??= (async () => {
+      this.killEncoders();
       await this.browser?.close().catch(() => {});
       if (this.server) await this.server.stop();
       else this.serverProc?.kill('SIGKILL');
@@ -34,7 +52,7 @@ export class Teardown {
     return this.cleaning;
   }
 
-  /** Whatever happens: no server left behind (Playwright ends its own Chromium on exit); the hard cap. */
+  /** Whatever happens: no server or encoder left behind (Playwright ends its own Chromium on exit); the hard cap. */
   arm(maxSeconds: number): void {
     process.once('exit', this.killOnExit);
     process.once('SIGINT', this.onSignal);
@@ -44,6 +62,7 @@ export class Teardown {
       stopAll.abort(new Error(`hard cap of ${maxSeconds} s reached`));
       void this.cleanup();
       setTimeout(() => {
+        this.killEncoders();
         this.serverProc?.kill('SIGKILL');
         rmSync(this.temp, { recursive: true, force: true });
         process.exit(3);

@@ -67,6 +67,8 @@ export async function setUp(options: Options, storage: Storage, servers: AppServ
     title,
     stock: options.stock,
     priceCents: DEFAULTS.priceCents,
+    // The shop bench measures the room, not shipping: its checkouts need no address.
+    fulfillment: 'digital',
   });
   const lineUp = (id: string) =>
     expectOk(
@@ -84,6 +86,7 @@ export async function setUp(options: Options, storage: Storage, servers: AppServ
       title: `Bench warm-up ${tag}`,
       stock: options.warmup,
       priceCents: DEFAULTS.priceCents,
+      fulfillment: 'digital',
     });
     await lineUp(warmId);
     const warm = await runPool(options.warmup, options.warmup, (i) =>

@@ -74,7 +74,16 @@ export async function signUpAll(
 export async function listProduct(
   api: Client,
   seller: Account,
-  product: { categoryId: number; title: string; stock: number; priceCents?: number; description?: string },
+  product: {
+    categoryId: number;
+    title: string;
+    stock: number;
+    priceCents?: number;
+    description?: string;
+    /** The server's default is ship, whose checkouts need a shipping address. */
+    fulfillment?: 'ship' | 'digital' | 'pickup';
+    shippingCents?: number;
+  },
 ): Promise<string> {
   const reply = await api.request('POST', '/api/products', {
     cookie: seller.cookie,
@@ -85,10 +94,23 @@ export async function listProduct(
       condition: 'new',
       categoryId: product.categoryId,
       stock: product.stock,
+      ...(product.fulfillment ? { fulfillment: product.fulfillment } : {}),
+      ...(product.shippingCents !== undefined ? { shippingCents: product.shippingCents } : {}),
     },
   });
   if (reply.status !== 201) throw new Error(`listing: ${reply.status} ${JSON.stringify(reply.body)}`);
   return reply.body.id as string;
+}
+
+/** Where a bench buyer's shipped purchases go: one of a few addresses, so saved addresses dedupe. */
+export function shippingAddressOf(index: number) {
+  return {
+    name: `Bench Buyer ${index}`,
+    line1: `${(index % 7) + 1} Drop Street`,
+    city: 'Bristol',
+    postalCode: 'BS1 4DJ',
+    country: 'GB',
+  };
 }
 
 /** Inserts one category (there is no API for categories); on PGlite before the server starts. */
