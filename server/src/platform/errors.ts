@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { sqlState } from '../db/query-errors.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/unavailable.ts';
+import { StorageUnavailableError } from './storage.ts';
 
 /** The one error type handlers throw; the error handler turns it into `{message, code, fields?}`. */
 export class AppError extends Error {
@@ -38,6 +39,22 @@ export const databaseUnavailable = () =>
   new AppError(503, 'SERVICE_UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE, undefined, {
     'retry-after': String(DATABASE_RETRY_AFTER_SEC),
   });
+
+/** Seconds a client is asked to wait before asking for a media file again while storage is away. */
+const STORAGE_RETRY_AFTER_SEC = 1;
+
+/** 503 while media storage does not answer (S3 away, a read broken off): "try again", never a 500. */
+export const storageUnavailable = () =>
+  new AppError(503, 'SERVICE_UNAVAILABLE', 'Media storage is not answering. Please try again.', undefined, {
+    'retry-after': String(STORAGE_RETRY_AFTER_SEC),
+  });
+
+/**
+ * Headers a route may have set for the answer it meant to give (a file's type, length and
+ * caching) that would be wrong on the error's JSON: a length that is not the body's, a type
+ * Fastify will not serialize an object as, a year-long cache of a 503. Errors are not stored.
+ */
+const CONTENT_HEADERS = ['content-type', 'content-length', 'content-encoding', 'etag'];
 
 /** Joins a validation issue path to the field name the client shows: ['body','handle'] -> 'handle'. */
 function fieldName(instancePath: string): string {
@@ -96,6 +113,20 @@ function bodyOf(error: FastifyError): { status: number; body: ErrorBody } | unde
 export const errorsPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((error: FastifyError, request, reply) => {
+      for (const name of CONTENT_HEADERS) {
+        reply.removeHeader(name);
+        // A stream's headers are set on the raw response before its first byte (Fastify).
+        if (!reply.raw.headersSent) reply.raw.removeHeader(name);
+      }
+      reply.header('cache-control', 'no-store');
+      if (error instanceof StorageUnavailableError) {
+        request.log.warn({ err: error }, 'media storage is unavailable');
+        const unavailable = storageUnavailable();
+        return reply
+          .status(unavailable.status)
+          .headers(unavailable.headers ?? {})
+          .send({ message: unavailable.message, code: unavailable.code } satisfies ErrorBody);
+      }
       if (error instanceof AppError) {
         if (error.headers) reply.headers(error.headers);
         const body: ErrorBody = { message: error.message, code: error.code };

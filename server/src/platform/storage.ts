@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -34,6 +36,68 @@ export interface StoredObject {
   body: Readable;
   size: number;
   contentType: string | undefined;
+}
+
+/**
+ * Storage did not answer, or broke off in the middle of an object (a network fault, S3 away, a
+ * store that replaces objects in place): not the request's fault, so its answer is 503 and
+ * "try again", never a 500.
+ */
+export class StorageUnavailableError extends Error {
+  constructor(
+    readonly key: string,
+    cause: unknown,
+  ) {
+    super(`storage could not read ${key}: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
+  }
+}
+
+/** Reads of a whole object are tried this many times, the waits between them growing by this. */
+const READ_ATTEMPTS = 5;
+const READ_RETRY_STEP_MS = 20;
+
+/**
+ * An object's bytes, read whole, or undefined when there is none. A read that fails, or comes back
+ * shorter than the object's size or not `whole` (a playlist cut off mid-line), is tried again: an
+ * object being replaced can be read half-written on some S3-compatible stores. For small objects
+ * that change (playlists); immutable ones are streamed with `get`.
+ */
+export async function readObject(
+  storage: Storage,
+  key: string,
+  whole: (bytes: Buffer) => boolean = () => true,
+): Promise<Buffer | undefined> {
+  assertKey(key);
+  let failure: unknown;
+  for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
+    if (attempt > 0) await delay(READ_RETRY_STEP_MS * attempt);
+    try {
+      const object = await storage.get(key);
+      if (!object) return undefined;
+      const bytes = await buffer(object.body);
+      if (bytes.length === object.size && whole(bytes)) return bytes;
+      failure = new Error(`read ${bytes.length} of ${object.size} bytes, or an unfinished object`);
+    } catch (error) {
+      failure = error;
+    }
+  }
+  throw failure instanceof StorageUnavailableError ? failure : new StorageUnavailableError(key, failure);
+}
+
+/**
+ * The body handed on, its failures as StorageUnavailableError; a consumer that stops early (a
+ * viewer who went away) releases the source, and with it the connection to S3. A failure before
+ * the consumer listens does not bring the process down: the consumer sees the body destroyed.
+ */
+function guardedBody(key: string, source: Readable): Readable {
+  const body = new PassThrough();
+  source.on('error', (error) => body.destroy(new StorageUnavailableError(key, error)));
+  body.on('error', () => {});
+  body.once('close', () => source.destroy());
+  source.pipe(body);
+  return body;
 }
 
 /** A key is relative, slash-separated, without empty, `.` or `..` parts. */
@@ -80,7 +144,7 @@ export function directoryStorage(root: string): Storage {
         const info = await stat(file);
         if (!info.isFile()) return undefined;
         return {
-          body: createReadStream(file),
+          body: guardedBody(key, createReadStream(file)),
           size: info.size,
           contentType: CONTENT_TYPES[path.extname(file).toLowerCase()],
         };
@@ -169,10 +233,14 @@ export function s3Storage(settings: S3Settings): Storage {
       try {
         const object = await client.send(new GetObjectCommand({ Bucket, Key: key }));
         if (!(object.Body instanceof Readable)) throw new Error('the S3 response has no body stream');
-        return { body: object.Body, size: object.ContentLength ?? 0, contentType: object.ContentType };
+        return {
+          body: guardedBody(key, object.Body),
+          size: object.ContentLength ?? 0,
+          contentType: object.ContentType,
+        };
       } catch (error) {
         if (error instanceof NoSuchKey) return undefined;
-        throw error;
+        throw new StorageUnavailableError(key, error);
       }
     },
     async delete(key) {

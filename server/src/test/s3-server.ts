@@ -53,7 +53,8 @@ export async function startS3Server(bucket = 'streamshop-test'): Promise<S3Serve
       secretAccessKey: 'S3RVER',
     },
     async stop() {
-      if (child.exitCode === null) {
+      // A child ended by a signal keeps exitCode null: a second stop must not wait for it.
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
         await exited;

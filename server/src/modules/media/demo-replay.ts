@@ -26,7 +26,11 @@ export async function ensureDemoReplay(
   demo: DemoReplay,
   ffmpegPath = 'ffmpeg',
 ): Promise<boolean> {
-  if (await storage.get(hlsKey(demo.roomName, 'index.m3u8'))) return false;
+  const existing = await storage.get(hlsKey(demo.roomName, 'index.m3u8'));
+  if (existing) {
+    existing.body.destroy(); // only whether it is there: the connection goes back to the pool
+    return false;
+  }
   await mkdir(workRoot, { recursive: true });
   const dir = await mkdtemp(path.join(workRoot, 'demo-'));
   try {

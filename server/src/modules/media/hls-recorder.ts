@@ -1,10 +1,11 @@
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { hlsPath, LIVE_PLAYLIST } from '@streamshop/contract/live.ts';
-import type { Storage } from '../../platform/storage.ts';
+import { readObject, type Storage } from '../../platform/storage.ts';
 import type { PipelinePart } from './pipeline.ts';
 import {
   dropOldest,
+  isWholePlaylist,
   LIVE_WINDOW_SEGMENTS,
   type Playlist,
   parsePlaylist,
@@ -35,13 +36,15 @@ async function readIfThere(file: string): Promise<Buffer | undefined> {
   }
 }
 
+/** A playlist's text as stored (read whole, never cut short), or undefined when there is none. */
+export async function storedPlaylistText(storage: Storage, key: string): Promise<Buffer | undefined> {
+  return readObject(storage, key, isWholePlaylist);
+}
+
 /** A playlist in storage, or undefined when there is none. */
 export async function storedPlaylist(storage: Storage, key: string): Promise<Playlist | undefined> {
-  const object = await storage.get(key);
-  if (!object) return undefined;
-  const chunks: Buffer[] = [];
-  for await (const chunk of object.body) chunks.push(chunk as Buffer);
-  return parsePlaylist(Buffer.concat(chunks).toString('utf8'));
+  const bytes = await storedPlaylistText(storage, key);
+  return bytes && parsePlaylist(bytes.toString('utf8'));
 }
 
 export async function putPlaylist(storage: Storage, key: string, text: string): Promise<void> {

@@ -29,6 +29,14 @@ export interface Playlist {
 export const LIVE_WINDOW_SEGMENTS = 20;
 
 /** Reads a media playlist; lines it does not know are skipped. */
+/**
+ * Whether the bytes are a playlist as written, not one cut short: every playlist starts with
+ * #EXTM3U and each of its lines ends with a newline.
+ */
+export function isWholePlaylist(bytes: Buffer): boolean {
+  return bytes.subarray(0, 7).toString('latin1') === '#EXTM3U' && bytes.at(-1) === 0x0a;
+}
+
 export function parsePlaylist(text: string): Playlist {
   const segments: Segment[] = [];
   let map = '';

@@ -9,7 +9,7 @@ import type { SessionSockets } from '../../platform/session-sockets.ts';
 import type { Storage } from '../../platform/storage.ts';
 import { findStreamByRoom } from '../streams/service.ts';
 import { Fmp4Error } from './fmp4.ts';
-import { hlsKey } from './hls-recorder.ts';
+import { hlsKey, storedPlaylistText } from './hls-recorder.ts';
 import type { MediaService } from './service.ts';
 import { WebmError } from './webm.ts';
 
@@ -53,19 +53,19 @@ export const mediaRoutes: FastifyPluginAsync<{
   app.get<{ Params: { room: string; file: string } }>('/media/hls/:room/:file', async (request, reply) => {
     const { room, file } = request.params;
     const extension = HLS_FILE.exec(file)?.[1];
-    const object =
-      extension && ROOM_NAME_PATTERN.test(room) ? await storage.get(hlsKey(room, file)) : undefined;
-    if (!extension || !object) throw notFound('No such media file');
+    if (!extension || !ROOM_NAME_PATTERN.test(room)) throw notFound('No such media file');
+    reply.header('x-content-type-options', 'nosniff').type(HLS_TYPES[extension] as string);
+    if (extension === 'm3u8') {
+      // Replaced every second while live: read whole, so a viewer never gets one cut short.
+      const playlist = await storedPlaylistText(storage, hlsKey(room, file));
+      if (!playlist) throw notFound('No such media file');
+      return reply.header('cache-control', 'public, max-age=0, s-maxage=1, must-revalidate').send(playlist);
+    }
+    const object = await storage.get(hlsKey(room, file));
+    if (!object) throw notFound('No such media file');
     return reply
-      .header(
-        'cache-control',
-        extension === 'm3u8'
-          ? 'public, max-age=0, s-maxage=1, must-revalidate'
-          : 'public, max-age=31536000, immutable',
-      )
-      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'public, max-age=31536000, immutable')
       .header('content-length', object.size)
-      .type(HLS_TYPES[extension] as string)
       .send(object.body);
   });
 
