@@ -46,6 +46,20 @@ describe('product card', () => {
     expect(screen.queryByTestId('product-sold-out')).toBeNull();
   });
 
+  it('leads from the title and the image to the checkout, as Buy Now does', () => {
+    renderCard(product);
+    expect(screen.getByRole('link', { name: 'Blue Note LP' }).getAttribute('href')).toBe(
+      `/checkout/${product.id}`,
+    );
+    const imageLink = screen.getByTestId('product-image-link');
+    expect(imageLink.getAttribute('href')).toBe(`/checkout/${product.id}`);
+    // A second link to the same place would be a second tab stop saying the same thing.
+    expect([imageLink.getAttribute('tabindex'), imageLink.getAttribute('aria-hidden')]).toEqual([
+      '-1',
+      'true',
+    ]);
+  });
+
   it('shows Sold Out and a disabled Buy Now button when none is left', () => {
     renderCard({ ...product, stock: 0 });
     expect(screen.getByTestId('product-sold-out').textContent).toBe('Sold Out');
@@ -53,6 +67,9 @@ describe('product card', () => {
     expect(buy.tagName).toBe('BUTTON');
     expect((buy as HTMLButtonElement).disabled).toBe(true);
     expect(screen.queryByRole('link', { name: /Buy Now/ })).toBeNull();
+    // Nor do the title and the image lead to a checkout that would refuse.
+    expect(screen.queryByRole('link', { name: 'Blue Note LP' })).toBeNull();
+    expect(screen.queryByTestId('product-image-link')).toBeNull();
   });
 
   it('offers no checkout where sellers must onboard and this one has not, and says so', () => {

@@ -19,24 +19,40 @@ export const LIVE_BADGE_CLASS = 'bg-red-600';
 /** A product in the grid: image, badges, title, seller, description, price (and shipping) and Buy Now. */
 export function ProductCard({ product, showSeller = true }: { product: Product; showSeller?: boolean }) {
   const takesOrders = useSellerTakesOrders(product.seller.onboarded);
+  // The checkout page shows the product whole: the image and the title lead there as Buy Now does.
+  const checkoutPath = product.stock > 0 && takesOrders ? `/checkout/${product.id}` : undefined;
+  const picture = product.imageUrl ? (
+    <img
+      src={product.imageUrl}
+      alt={product.title}
+      width={CARD_IMAGE_SIZE}
+      height={CARD_IMAGE_SIZE}
+      loading="lazy"
+      decoding="async"
+      className="size-full object-cover"
+    />
+  ) : (
+    <div className="flex size-full flex-col items-center justify-center gap-2 text-muted-foreground text-sm">
+      <ImageOff className="size-8" aria-hidden="true" />
+      No Image
+    </div>
+  );
   return (
     <Card className="flex flex-col overflow-hidden" data-testid="product-card">
       <div className="relative aspect-square bg-muted">
-        {product.imageUrl ? (
-          <img
-            src={product.imageUrl}
-            alt={product.title}
-            width={CARD_IMAGE_SIZE}
-            height={CARD_IMAGE_SIZE}
-            loading="lazy"
-            decoding="async"
-            className="size-full object-cover"
-          />
+        {checkoutPath ? (
+          // One stop for keyboards and screen readers: the title's link below says the same.
+          <Link
+            to={checkoutPath}
+            tabIndex={-1}
+            aria-hidden="true"
+            className="block size-full"
+            data-testid="product-image-link"
+          >
+            {picture}
+          </Link>
         ) : (
-          <div className="flex size-full flex-col items-center justify-center gap-2 text-muted-foreground text-sm">
-            <ImageOff className="size-8" aria-hidden="true" />
-            No Image
-          </div>
+          picture
         )}
         <div className="absolute top-2 left-2 flex flex-wrap gap-1">
           <Badge variant="secondary" data-testid="product-condition">
@@ -65,7 +81,13 @@ export function ProductCard({ product, showSeller = true }: { product: Product; 
       </div>
       <div className="flex flex-1 flex-col gap-1.5 p-4">
         <h3 className="line-clamp-2 font-semibold leading-snug" data-testid="product-title">
-          {product.title}
+          {checkoutPath ? (
+            <Link to={checkoutPath} className="underline-offset-2 hover:underline">
+              {product.title}
+            </Link>
+          ) : (
+            product.title
+          )}
         </h3>
         {showSeller ? (
           <p className="text-muted-foreground text-xs">
