@@ -6,7 +6,7 @@ import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 
-/** A product of the seller's list, with Edit and Delete. */
+/** A product of the seller's list (price, condition, units left), with Edit and Delete. */
 export function ProductRow({
   product,
   onEdit,
@@ -29,6 +29,15 @@ export function ProductRow({
               {formatCents(product.priceCents)}
             </span>
             <Badge variant="secondary">{product.condition.toUpperCase()}</Badge>
+            {product.stock === 0 ? (
+              <Badge variant="destructive" data-testid="dashboard-product-stock">
+                Sold Out
+              </Badge>
+            ) : (
+              <span className="text-muted-foreground text-sm" data-testid="dashboard-product-stock">
+                {product.stock} in stock
+              </span>
+            )}
           </div>
         </div>
         <div className="flex shrink-0 gap-1">
