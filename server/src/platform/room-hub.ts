@@ -13,6 +13,8 @@ type PresenceMessage = { kind: 'count'; instance: string; count: number } | { ki
 
 interface LocalRoom {
   sockets: Set<WebSocket>;
+  /** Sockets in the room that are not viewers (the seller's own): delivered to, never counted. */
+  uncounted: Set<WebSocket>;
   presence: Map<string, { count: number; at: number }>;
   lastSentCount: number;
   lastCountAt: number;
@@ -24,7 +26,8 @@ interface LocalRoom {
  * The sockets of each room on this instance, and the fan-out of room events through the bus, so
  * a message published on any instance reaches every viewer of the room. Each event is serialised
  * once and the same string is sent to every socket. Viewer counts add up every instance's own
- * count, exchanged on a presence channel.
+ * count, exchanged on a presence channel; the seller's own sockets get the events and are not
+ * counted.
  */
 export class RoomHub {
   private readonly rooms = new Map<string, LocalRoom>();
@@ -42,15 +45,22 @@ export class RoomHub {
     this.heartbeat.unref();
   }
 
-  async join(roomName: string, socket: WebSocket): Promise<void> {
+  /** Adds the socket to the room; `counted: false` for one that is not a viewer (the seller). */
+  async join(
+    roomName: string,
+    socket: WebSocket,
+    { counted = true }: { counted?: boolean } = {},
+  ): Promise<void> {
     const room = await this.open(roomName);
     room.sockets.add(socket);
+    if (!counted) room.uncounted.add(socket);
     await this.announce(roomName);
   }
 
   async leave(roomName: string, socket: WebSocket): Promise<void> {
     const room = this.rooms.get(roomName);
     if (!room?.sockets.delete(socket)) return;
+    room.uncounted.delete(socket);
     await this.announce(roomName);
     if (room.sockets.size === 0) {
       clearTimeout(room.countTimer);
@@ -102,6 +112,7 @@ export class RoomHub {
   private async subscribe(roomName: string): Promise<LocalRoom> {
     const room: LocalRoom = {
       sockets: new Set(),
+      uncounted: new Set(),
       presence: new Map(),
       lastSentCount: -1,
       lastCountAt: 0,
@@ -129,7 +140,7 @@ export class RoomHub {
 
   private async announce(roomName: string) {
     const room = this.rooms.get(roomName);
-    const count = room?.sockets.size ?? 0;
+    const count = room ? room.sockets.size - room.uncounted.size : 0;
     const message: PresenceMessage = { kind: 'count', instance: this.instanceId, count };
     await this.bus.publish(`presence:${roomName}`, JSON.stringify(message));
   }

@@ -168,6 +168,25 @@ describe('chat on /ws?room=', () => {
     expect(stream.viewCount).toBe(1);
   });
 
+  it('does not count the seller in their own room as a viewer or a view', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/rooms',
+      headers: { cookie: owner.cookie },
+      payload: { title: 'Seller alone' },
+    });
+    const sellerRoom = created.json().roomName;
+    const seller = await connect(sellerRoom, owner.cookie);
+    expect((await seller.next('viewer_count')).count).toBe(0);
+    const viewer = await connect(sellerRoom);
+    await seller.next('viewer_count', (m) => m.count === 1);
+    viewer.socket.close();
+    await seller.next('viewer_count', (m) => m.count === 0);
+    seller.socket.close();
+    const stream = (await t.app.inject({ url: `/api/streams/${sellerRoom}` })).json();
+    expect(stream.viewCount).toBe(1);
+  });
+
   it('sends viewer counts at most about once a second, with the latest total', async () => {
     const created = await t.app.inject({
       method: 'POST',

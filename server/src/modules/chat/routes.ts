@@ -234,8 +234,10 @@ export const chatRoutes: FastifyPluginAsync<{
       }
       // A signed-in socket posts as its user only while the session lasts.
       sessionSockets.track(request.sessionIdHash, socket);
-      await countView(db, stream.id, viewerKey(request));
-      await hub.join(stream.room_name, socket);
+      // The seller in their own room is not a viewer: no view, and not in the viewer count.
+      const isSeller = request.user?.id === stream.owner_id;
+      if (!isSeller) await countView(db, stream.id, viewerKey(request));
+      await hub.join(stream.room_name, socket, { counted: !isSeller });
       socket.once('close', () => void hub.leave(stream.room_name, socket));
       // Read again now that the socket hears the room: a start or an end published while it was
       // joining went out before it listened, and is only in the stream's state.
