@@ -60,12 +60,16 @@ export async function balanceOf(db: Db, sellerId: string): Promise<Balance> {
   const sums = await balanceSums(db, sellerId);
   const grossCents = sums.sales + sums.refunds;
   const feeCents = -(sums.fees + sums.fee_refunds);
+  // A payout of more than is available by our hold (Stripe pays out on its own schedule, often
+  // sooner) took money that is still pending here: it comes out of pending, not below zero.
+  // What stays negative is owed (a refund after the money was paid out).
+  const aheadOfHold = Math.min(sums.pending, Math.max(0, -sums.available));
   return {
     grossCents,
     feeCents,
     netCents: grossCents - feeCents,
-    pendingCents: sums.pending,
-    availableCents: sums.available,
+    pendingCents: sums.pending - aheadOfHold,
+    availableCents: sums.available + aheadOfHold,
     paidOutCents: -sums.payouts,
   };
 }

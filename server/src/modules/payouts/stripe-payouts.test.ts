@@ -76,9 +76,9 @@ const payout = (amount: number, overrides: Record<string, unknown> = {}) => ({
 
 /**
  * A seller onboarded to Connect who sold for `priceCents` through a destination charge, the sale
- * past its hold (available), so a payout of it takes the available balance to zero.
+ * past its hold (available) unless `pending`, so a payout of it takes the available balance to zero.
  */
-async function sellerWithSale(priceCents: number): Promise<Seller> {
+async function sellerWithSale(priceCents: number, { pending = false } = {}): Promise<Seller> {
   const seller = await signUp(a.app);
   const buyer = await signUp(a.app);
   const product = await listProduct(a, seller.cookie, { priceCents });
@@ -101,10 +101,11 @@ async function sellerWithSale(priceCents: number): Promise<Seller> {
     status: 'succeeded',
   });
   expect(paid.statusCode).toBe(200);
-  await database.pool.query(
-    `update ledger_entries set available_at = now() - interval '1 minute' where seller_id = $1`,
-    [seller.user.id],
-  );
+  if (!pending)
+    await database.pool.query(
+      `update ledger_entries set available_at = now() - interval '1 minute' where seller_id = $1`,
+      [seller.user.id],
+    );
   return { ...seller, accountRef };
 }
 
@@ -129,6 +130,22 @@ describe('Stripe payouts mirrored in the ledger', () => {
     expect((await ledgerOf(seller)).filter((entry) => entry.kind === 'payout')).toEqual([
       expect.objectContaining({ kind: 'payout', amountCents: -4500, orderId: null }),
     ]);
+  });
+
+  it('takes a payout Stripe makes before our hold ends out of the pending money, not below zero', async () => {
+    const seller = await sellerWithSale(4000, { pending: true });
+    expect(await balanceOf(seller)).toMatchObject({ netCents: 3600, pendingCents: 3600, availableCents: 0 });
+
+    // Stripe's schedule is its own: two days after the sale it pays out part of it.
+    expect((await deliver('payout.paid', payout(1000), { account: seller.accountRef })).statusCode).toBe(200);
+    const part = await balanceOf(seller);
+    expect(part).toMatchObject({ pendingCents: 2600, availableCents: 0, paidOutCents: 1000 });
+    expectBalanced(part);
+
+    expect((await deliver('payout.paid', payout(2600), { account: seller.accountRef })).statusCode).toBe(200);
+    const all = await balanceOf(seller);
+    expect(all).toMatchObject({ netCents: 3600, pendingCents: 0, availableCents: 0, paidOutCents: 3600 });
+    expectBalanced(all);
   });
 
   it('records a payout once: sent twice, under a new event id, or to two instances at once', async () => {
