@@ -107,7 +107,6 @@ export type ProviderPayoutOutcome =
   | 'recorded'
   | 'reversed'
   | 'already_applied'
-  | 'nothing_to_reverse'
   | 'unknown_account'
   | 'other_currency';
 
@@ -115,7 +114,9 @@ export type ProviderPayoutOutcome =
  * A payout the provider made from a seller's connected account (Stripe Connect), mirrored in their
  * ledger in the transaction that records the event: `paid` writes a `payout` entry (− the amount),
  * `failed` gives a recorded one back with a `payout_reversal` (+ what it took). Each at most once
- * per provider payout, whichever event or instance brings it.
+ * per provider payout, whichever event or instance brings it. A failure that comes before its
+ * payout was recorded (Stripe does not promise the order of events) writes both, so the `paid`
+ * that follows finds the payout there and changes nothing.
  */
 export async function recordProviderPayout(
   tx: Tx,
@@ -130,7 +131,8 @@ export async function recordProviderPayout(
     const recorded = await insertProviderPayout(tx, { ...payout, sellerId });
     return recorded ? 'recorded' : 'already_applied';
   }
-  return (await insertPayoutReversal(tx, sellerId, payout.payoutRef)) ? 'reversed' : 'nothing_to_reverse';
+  await insertProviderPayout(tx, { ...payout, sellerId });
+  return (await insertPayoutReversal(tx, sellerId, payout.payoutRef)) ? 'reversed' : 'already_applied';
 }
 
 /** With the local provider, available money is paid out once a day, as Stripe does by default. */

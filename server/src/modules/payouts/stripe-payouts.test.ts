@@ -169,7 +169,7 @@ describe('Stripe payouts mirrored in the ledger', () => {
     expect((await ledgerOf(seller)).filter((entry) => entry.kind === 'payout')).toHaveLength(1);
   });
 
-  it('gives a paid payout back when it fails, once, and ignores a failure of one never paid', async () => {
+  it('gives a paid payout back when it fails, once', async () => {
     const seller = await sellerWithSale(2000);
     const before = await balanceOf(seller);
     const po = payout(1800);
@@ -187,12 +187,45 @@ describe('Stripe payouts mirrored in the ledger', () => {
       expect.objectContaining({ kind: 'payout', amountCents: -1800 }),
     ]);
 
-    // The failure again (a new event), or one of a payout never recorded as paid: nothing changes.
+    // The failure again (a new event): nothing changes.
     const entries = await countEntries();
     await deliver('payout.failed', failed, { account: seller.accountRef });
-    await deliver('payout.canceled', payout(500, { status: 'canceled' }), { account: seller.accountRef });
     expect(await balanceOf(seller)).toEqual(before);
     expect(await countEntries()).toBe(entries);
+  });
+
+  it('keeps a payout that failed before its paid event arrived given back when the paid event comes', async () => {
+    const seller = await sellerWithSale(2000);
+    const before = await balanceOf(seller);
+    const po = payout(1800);
+    // Stripe does not promise the order of events: the failure first, then the paid.
+    const failed = await deliver(
+      'payout.failed',
+      { ...po, status: 'failed', failure_code: 'account_closed' },
+      {
+        account: seller.accountRef,
+      },
+    );
+    expect(failed.statusCode).toBe(200);
+    expect(await balanceOf(seller)).toEqual(before);
+    const paid = await deliver('payout.paid', po, { account: seller.accountRef });
+    expect(paid.statusCode).toBe(200);
+    const after = await balanceOf(seller);
+    expect(after).toEqual(before);
+    expectBalanced(after);
+    expect((await ledgerOf(seller)).filter((entry) => entry.kind.startsWith('payout'))).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'payout_reversal', amountCents: 1800 }),
+        expect.objectContaining({ kind: 'payout', amountCents: -1800 }),
+      ]),
+    );
+    expect((await ledgerOf(seller)).filter((entry) => entry.kind.startsWith('payout'))).toHaveLength(2);
+
+    // A canceled payout never paid: given back at once, and its paid event (if any) changes nothing.
+    const canceled = payout(500, { status: 'canceled' });
+    await deliver('payout.canceled', canceled, { account: seller.accountRef });
+    await deliver('payout.paid', { ...canceled, status: 'paid' }, { account: seller.accountRef });
+    expect(await balanceOf(seller)).toEqual(before);
   });
 
   it('writes a payout only in the ledger of the seller who owns the account', async () => {
