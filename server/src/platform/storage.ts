@@ -59,10 +59,11 @@ const READ_ATTEMPTS = 5;
 const READ_RETRY_STEP_MS = 20;
 
 /**
- * An object's bytes, read whole, or undefined when there is none. A read that fails, or comes back
- * shorter than the object's size or not `whole` (a playlist cut off mid-line), is tried again: an
- * object being replaced can be read half-written on some S3-compatible stores. For small objects
- * that change (playlists); immutable ones are streamed with `get`.
+ * An object's bytes, read whole, or undefined when there is none. A read whose body breaks off,
+ * comes back shorter than the object's size or is not `whole` (a playlist cut off mid-line) is
+ * tried again: an object being replaced can be read half-written on some S3-compatible stores.
+ * A storage that does not answer at all is not asked again here (its client has retried). For
+ * small objects that change (playlists); immutable ones are streamed with `get`.
  */
 export async function readObject(
   storage: Storage,
@@ -73,9 +74,9 @@ export async function readObject(
   let failure: unknown;
   for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
     if (attempt > 0) await delay(READ_RETRY_STEP_MS * attempt);
+    const object = await storage.get(key);
+    if (!object) return undefined;
     try {
-      const object = await storage.get(key);
-      if (!object) return undefined;
       const bytes = await buffer(object.body);
       if (bytes.length === object.size && whole(bytes)) return bytes;
       failure = new Error(`read ${bytes.length} of ${object.size} bytes, or an unfinished object`);

@@ -525,7 +525,8 @@ describe('delete account', () => {
     const folder = path.join(t.config.dataDir, 'media', 'hls', roomName);
     mkdirSync(folder, { recursive: true });
     const files = ['index.m3u8', 'part-1.m3u8', 'seg-1-00001.m4s', 'thumb-1.jpg'];
-    for (const file of files) writeFileSync(path.join(folder, file), 'recorded');
+    for (const file of files)
+      writeFileSync(path.join(folder, file), file.endsWith('.m3u8') ? '#EXTM3U\n' : 'recorded');
     await t.database.pool.query(
       `update streams set vod_url = $2, thumbnail_url = $3, replay_state = 'ready' where room_name = $1`,
       [roomName, `/media/hls/${roomName}/index.m3u8`, `/media/hls/${roomName}/thumb-1.jpg`],
