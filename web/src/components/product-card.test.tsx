@@ -5,22 +5,10 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { paymentConfigQueryOptions } from '../lib/api/payments.ts';
+import { aProduct } from '../test/product-fixture.ts';
 import { ProductCard } from './product-card.tsx';
 
-const product = {
-  id: '6f1c1f5e-2a4b-4c3d-9e8f-0123456789ab',
-  title: 'Blue Note LP',
-  description: null,
-  priceCents: 2500,
-  condition: 'used',
-  imageUrl: null,
-  stock: 3,
-  fulfillment: 'ship',
-  shippingCents: 450,
-  isLiveLinked: false,
-  streamId: null,
-  seller: { id: 's1', handle: 'groovevault', businessName: null, profileImageUrl: null, onboarded: false },
-} as Product;
+const product: Product = aProduct;
 
 const LOCAL: PaymentConfig = { provider: 'local', sellersOnboard: false };
 const STRIPE: PaymentConfig = { provider: 'stripe', publishableKey: 'pk_test_x', sellersOnboard: true };
