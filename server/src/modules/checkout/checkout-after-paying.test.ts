@@ -1,7 +1,8 @@
 import { checkoutAnswerSchema } from '@streamshop/contract/payments.ts';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { type Account, useCheckoutTestApp } from '../../test/checkout-test-app.ts';
 import { listProduct, openCheckout, payWithCard } from '../../test/payments.ts';
-import { buildTestApp, signUp, type TestApp, unlimited } from '../../test/test-app.ts';
+import { signUp, type TestApp } from '../../test/test-app.ts';
 import { ALL_RESERVED_MESSAGE, RECENT_ORDER_SECONDS, SOLD_OUT_MESSAGE } from './service.ts';
 
 /**
@@ -11,19 +12,17 @@ import { ALL_RESERVED_MESSAGE, RECENT_ORDER_SECONDS, SOLD_OUT_MESSAGE } from './
  */
 
 let t: TestApp;
-let seller: Awaited<ReturnType<typeof signUp>>;
-let buyer: Awaited<ReturnType<typeof signUp>>;
-
-beforeAll(async () => {
-  t = await buildTestApp({}, { autoEnd: false, paymentJobs: false, rateLimiter: unlimited });
-  seller = await signUp(t.app);
-});
-beforeEach(async () => {
-  buyer = await signUp(t.app);
-});
-afterAll(async () => {
-  await t.close();
-});
+let seller: Account;
+let buyer: Account;
+useCheckoutTestApp(
+  (app, firstSeller) => {
+    t = app;
+    seller = firstSeller;
+  },
+  (nextBuyer) => {
+    buyer = nextBuyer;
+  },
+);
 
 /** Opens checkout and pays with the success card; the webhook has made the order when it answers. */
 async function buy(cookie: string, productId: string) {

@@ -1,7 +1,8 @@
 import { TEST_CARDS } from '@streamshop/contract/payments.ts';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LocalProvider } from '../../platform/payments/local.ts';
 import { LOCAL_SIGNATURE_HEADER } from '../../platform/payments/local-signature.ts';
+import { type Account, useCheckoutTestApp } from '../../test/checkout-test-app.ts';
 import {
   listProduct,
   openCheckout,
@@ -24,20 +25,17 @@ import {
 } from './service.ts';
 
 let t: TestApp;
-let seller: Awaited<ReturnType<typeof signUp>>;
-let buyer: Awaited<ReturnType<typeof signUp>>;
-
-beforeAll(async () => {
-  t = await buildTestApp({}, { autoEnd: false, paymentJobs: false, rateLimiter: unlimited });
-  seller = await signUp(t.app);
-});
-// A fresh buyer per test: an account may hold only MAX_HOLDS_PER_ACCOUNT units at once.
-beforeEach(async () => {
-  buyer = await signUp(t.app);
-});
-afterAll(async () => {
-  await t.close();
-});
+let seller: Account;
+let buyer: Account;
+useCheckoutTestApp(
+  (app, firstSeller) => {
+    t = app;
+    seller = firstSeller;
+  },
+  (nextBuyer) => {
+    buyer = nextBuyer;
+  },
+);
 
 const local = () => t.app.payments as LocalProvider;
 

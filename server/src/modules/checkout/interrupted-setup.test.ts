@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { type Account, useCheckoutTestApp } from '../../test/checkout-test-app.ts';
 import { listProduct, openCheckout, ordersOf, payWithCard, stockOf } from '../../test/payments.ts';
-import { buildTestApp, signUp, type TestApp, unlimited } from '../../test/test-app.ts';
+import type { TestApp } from '../../test/test-app.ts';
 import { SETUP_IN_PROGRESS_MESSAGE, SETUP_RESUME_SECONDS } from './service.ts';
 
 /**
@@ -11,19 +12,17 @@ import { SETUP_IN_PROGRESS_MESSAGE, SETUP_RESUME_SECONDS } from './service.ts';
  * the hold, as if it had never been attached.
  */
 let t: TestApp;
-let seller: Awaited<ReturnType<typeof signUp>>;
-let buyer: Awaited<ReturnType<typeof signUp>>;
-
-beforeAll(async () => {
-  t = await buildTestApp({}, { autoEnd: false, paymentJobs: false, rateLimiter: unlimited });
-  seller = await signUp(t.app);
-});
-beforeEach(async () => {
-  buyer = await signUp(t.app);
-});
-afterAll(async () => {
-  await t.close();
-});
+let seller: Account;
+let buyer: Account;
+useCheckoutTestApp(
+  (app, firstSeller) => {
+    t = app;
+    seller = firstSeller;
+  },
+  (nextBuyer) => {
+    buyer = nextBuyer;
+  },
+);
 
 async function pendingPayments(productId: string): Promise<string[]> {
   const result = await t.database.pool.query(
