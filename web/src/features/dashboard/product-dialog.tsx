@@ -2,7 +2,7 @@ import type { CategoryFacet, Product } from '@streamshop/contract/catalog.ts';
 import { CONDITIONS, type Condition } from '@streamshop/contract/constants.ts';
 import { FULFILLMENTS, type Fulfillment } from '@streamshop/contract/shipping.ts';
 import { ImageOff, Loader2, Upload } from 'lucide-react';
-import { type ChangeEvent, type FormEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import {
   Dialog,
@@ -23,8 +23,9 @@ import {
 } from '../../components/ui/select.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { errorMessage, extractFieldErrors } from '../../lib/api/client.ts';
-import { useSaveProductMutation, useUploadImageMutation } from '../../lib/api/dashboard.ts';
+import { useSaveProductMutation } from '../../lib/api/dashboard.ts';
 import { errorToast } from '../../lib/error-toast.ts';
+import { useImageUpload } from '../../lib/use-image-upload.tsx';
 import {
   emptyProductForm,
   formValuesToBody,
@@ -33,8 +34,6 @@ import {
   validateProductForm,
 } from './product-form.ts';
 
-const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
-const UPLOAD_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 const CONDITION_LABELS: Record<Condition, string> = { new: 'New', used: 'Used', refurbished: 'Refurbished' };
 const FULFILLMENT_LABELS: Record<Fulfillment, string> = {
   ship: 'Shipped to the buyer',
@@ -82,8 +81,6 @@ function ProductForm({
   );
   const [errors, setErrors] = useState<FieldErrors>({});
   const save = useSaveProductMutation();
-  const upload = useUploadImageMutation();
-  const fileInput = useRef<HTMLInputElement>(null);
 
   const set = <K extends keyof ProductFormValues>(key: K, value: ProductFormValues[K]) => {
     setValues((current) => ({ ...current, [key]: value }));
@@ -91,24 +88,7 @@ function ProductForm({
   };
   const describedBy = (key: keyof ProductFormValues) => (errors[key] ? ids(`${key}-error`) : undefined);
 
-  function onFileChosen(event: ChangeEvent<HTMLInputElement>) {
-    const file = event.target.files?.[0];
-    event.target.value = '';
-    if (!file) return;
-    if (!UPLOAD_TYPES.includes(file.type)) {
-      errorToast('Upload Failed', 'Choose a JPEG, PNG or WebP image.');
-      return;
-    }
-    if (file.size > MAX_UPLOAD_BYTES) {
-      errorToast('Upload Failed', 'The image must be 5 MB or smaller.');
-      return;
-    }
-    upload.mutate(file, {
-      onSuccess: (url) => set('imageUrl', url),
-      onError: (error) =>
-        errorToast('Upload Failed', errorMessage(error, 'The image could not be uploaded.')),
-    });
-  }
+  const upload = useImageUpload((url) => set('imageUrl', url), 'product-image-file');
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -132,7 +112,7 @@ function ProductForm({
     );
   }
 
-  const busy = save.isPending || upload.isPending;
+  const busy = save.isPending || upload.uploading;
 
   return (
     <form className="flex min-h-0 flex-col gap-4" onSubmit={onSubmit} noValidate data-testid="product-form">
@@ -301,29 +281,20 @@ function ProductForm({
               )}
             </div>
             <div className="grid flex-1 gap-2">
-              <input
-                ref={fileInput}
-                type="file"
-                accept={UPLOAD_TYPES.join(',')}
-                className="sr-only"
-                tabIndex={-1}
-                aria-hidden="true"
-                onChange={onFileChosen}
-                data-testid="product-image-file"
-              />
+              {upload.input}
               <Button
                 variant="outline"
                 size="sm"
                 className="justify-self-start"
-                disabled={upload.isPending}
-                onClick={() => fileInput.current?.click()}
+                disabled={upload.uploading}
+                onClick={upload.choose}
               >
-                {upload.isPending ? (
+                {upload.uploading ? (
                   <Loader2 className="animate-spin" aria-hidden="true" />
                 ) : (
                   <Upload aria-hidden="true" />
                 )}
-                {upload.isPending ? 'Uploading...' : 'Upload image'}
+                {upload.uploading ? 'Uploading...' : 'Upload image'}
               </Button>
               <p className="text-muted-foreground text-xs">JPEG, PNG or WebP, up to 5 MB.</p>
             </div>

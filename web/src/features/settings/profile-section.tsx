@@ -1,18 +1,15 @@
 import type { User } from '@streamshop/contract/auth.ts';
-import { IMAGE_UPLOAD_TYPES, MAX_IMAGE_UPLOAD_BYTES } from '@streamshop/contract/catalog.ts';
 import { ImageUp, Loader2, Trash2 } from 'lucide-react';
-import { type ChangeEvent, type FormEvent, useRef } from 'react';
+import type { FormEvent } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { errorMessage, extractFieldErrors } from '../../lib/api/client.ts';
-import { useUploadImageMutation } from '../../lib/api/dashboard.ts';
 import { errorToast } from '../../lib/error-toast.ts';
+import { useImageUpload } from '../../lib/use-image-upload.tsx';
 import { useUpdateProfileMutation } from './api.ts';
 import { profileFormValues, validateProfile } from './settings-form.ts';
 import { SettingsField, SettingsSection } from './settings-parts.tsx';
 import { useSettingsForm } from './use-settings-form.ts';
-
-const UPLOAD_TYPES: readonly string[] = IMAGE_UPLOAD_TYPES;
 
 function Avatar({ user }: { user: User }) {
   if (user.profileImageUrl) {
@@ -41,8 +38,6 @@ export function ProfileSection({ user }: { user: User }) {
   const form = useSettingsForm(() => profileFormValues(user));
   const { values } = form;
   const update = useUpdateProfileMutation();
-  const upload = useUploadImageMutation();
-  const fileInput = useRef<HTMLInputElement>(null);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -66,27 +61,10 @@ export function ProfileSection({ user }: { user: User }) {
     );
   }
 
-  function onFileChosen(event: ChangeEvent<HTMLInputElement>) {
-    const file = event.target.files?.[0];
-    event.target.value = '';
-    if (!file) return;
-    if (!UPLOAD_TYPES.includes(file.type)) {
-      errorToast('Upload Failed', 'Choose a JPEG, PNG or WebP image.');
-      return;
-    }
-    if (file.size > MAX_IMAGE_UPLOAD_BYTES) {
-      errorToast('Upload Failed', 'The image must be 5 MB or smaller.');
-      return;
-    }
-    upload.mutate(file, {
-      onSuccess: (url) => setPicture(url),
-      onError: (error) =>
-        errorToast('Upload Failed', errorMessage(error, 'The image could not be uploaded.')),
-    });
-  }
+  const upload = useImageUpload(setPicture, 'avatar-file');
 
   const pictureBusy =
-    upload.isPending || (update.isPending && update.variables?.profileImageUrl !== undefined);
+    upload.uploading || (update.isPending && update.variables?.profileImageUrl !== undefined);
 
   return (
     <SettingsSection
@@ -97,21 +75,12 @@ export function ProfileSection({ user }: { user: User }) {
       <div className="flex flex-wrap items-center gap-4">
         <Avatar user={user} />
         <div className="flex flex-wrap gap-2">
-          <input
-            ref={fileInput}
-            type="file"
-            accept={IMAGE_UPLOAD_TYPES.join(',')}
-            className="sr-only"
-            tabIndex={-1}
-            aria-hidden="true"
-            onChange={onFileChosen}
-            data-testid="avatar-file"
-          />
+          {upload.input}
           <Button
             type="button"
             variant="outline"
             disabled={pictureBusy}
-            onClick={() => fileInput.current?.click()}
+            onClick={upload.choose}
             data-testid="avatar-upload"
           >
             {pictureBusy ? (
