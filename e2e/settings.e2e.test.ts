@@ -23,6 +23,12 @@ afterAll(async () => {
   await smtp?.stop();
 });
 
+/** A 1x1 PNG for the picture field. */
+const TINY_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
+
 const mailbox = () => {
   if (!smtp) throw new Error('the test SMTP server has not started');
   return smtp;
@@ -69,6 +75,22 @@ describe('settings', { timeout: 120_000 }, () => {
     await page.getByTestId('profile-first-name').waitFor();
     expect(await page.getByTestId('profile-first-name').inputValue()).toBe('Grace');
     expect(await page.getByTestId('settings-avatar-initials').textContent()).toBe('GL');
+
+    // Picture: a file that is not an image is refused in the browser; a PNG is uploaded and kept.
+    await page.getByTestId('avatar-file').setInputFiles({
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('not a picture'),
+    });
+    await expectToast(page, 'Upload Failed');
+    await page
+      .getByTestId('avatar-file')
+      .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: TINY_PNG });
+    await expectToast(page, 'Picture updated');
+    await page.reload();
+    expect(await page.getByTestId('settings-avatar').getAttribute('src')).toMatch(
+      /^\/media\/uploads\/.+\.webp$/,
+    );
 
     // A second browser of the same account.
     const phone = await newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
