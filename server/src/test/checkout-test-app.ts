@@ -3,24 +3,29 @@ import { buildTestApp, signUp, type TestApp, unlimited } from './test-app.ts';
 
 export type Account = Awaited<ReturnType<typeof signUp>>;
 
+/** What a checkout test has: the app, its one seller, and this test's buyer. */
+export interface CheckoutTestState {
+  t: TestApp;
+  seller: Account;
+  buyer: Account;
+}
+
 /**
  * A checkout test file's app (no background jobs, no rate limits, streams never end by
  * themselves) and its one seller, built once; and a fresh buyer before each test, since an account
- * may hold only MAX_HOLDS_PER_ACCOUNT units at once. Closed after the file.
+ * may hold only MAX_HOLDS_PER_ACCOUNT units at once. `each` gets them before every test. Closed
+ * after the file.
  */
-export function useCheckoutTestApp(
-  started: (app: TestApp, seller: Account) => void,
-  nextBuyer: (buyer: Account) => void,
-): void {
-  let running: TestApp | undefined;
+export function useCheckoutTestApp(each: (state: CheckoutTestState) => void): void {
+  let running: { t: TestApp; seller: Account } | undefined;
   beforeAll(async () => {
-    running = await buildTestApp({}, { autoEnd: false, paymentJobs: false, rateLimiter: unlimited });
-    started(running, await signUp(running.app));
+    const t = await buildTestApp({}, { autoEnd: false, paymentJobs: false, rateLimiter: unlimited });
+    running = { t, seller: await signUp(t.app) };
   });
   beforeEach(async () => {
-    if (running) nextBuyer(await signUp(running.app));
+    if (running) each({ ...running, buyer: await signUp(running.t.app) });
   });
   afterAll(async () => {
-    await running?.close();
+    await running?.t.close();
   });
 }

@@ -14,15 +14,7 @@ import { ALL_RESERVED_MESSAGE, RECENT_ORDER_SECONDS, SOLD_OUT_MESSAGE } from './
 let t: TestApp;
 let seller: Account;
 let buyer: Account;
-useCheckoutTestApp(
-  (app, firstSeller) => {
-    t = app;
-    seller = firstSeller;
-  },
-  (nextBuyer) => {
-    buyer = nextBuyer;
-  },
-);
+useCheckoutTestApp((state) => ({ t, seller, buyer } = state));
 
 /** Opens checkout and pays with the success card; the webhook has made the order when it answers. */
 async function buy(cookie: string, productId: string) {

@@ -27,15 +27,7 @@ import {
 let t: TestApp;
 let seller: Account;
 let buyer: Account;
-useCheckoutTestApp(
-  (app, firstSeller) => {
-    t = app;
-    seller = firstSeller;
-  },
-  (nextBuyer) => {
-    buyer = nextBuyer;
-  },
-);
+useCheckoutTestApp((state) => ({ t, seller, buyer } = state));
 
 const local = () => t.app.payments as LocalProvider;
 

@@ -14,15 +14,7 @@ import { SETUP_IN_PROGRESS_MESSAGE, SETUP_RESUME_SECONDS } from './service.ts';
 let t: TestApp;
 let seller: Account;
 let buyer: Account;
-useCheckoutTestApp(
-  (app, firstSeller) => {
-    t = app;
-    seller = firstSeller;
-  },
-  (nextBuyer) => {
-    buyer = nextBuyer;
-  },
-);
+useCheckoutTestApp((state) => ({ t, seller, buyer } = state));
 
 async function pendingPayments(productId: string): Promise<string[]> {
   const result = await t.database.pool.query(
