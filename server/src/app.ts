@@ -58,6 +58,7 @@ import { SessionSockets } from './platform/session-sockets.ts';
 import { sessionsPlugin } from './platform/sessions.ts';
 import { socketCapPlugin } from './platform/socket-cap.ts';
 import { directoryStorage, type Storage, s3Storage } from './platform/storage.ts';
+import { StorageRemovals } from './platform/storage-removals.ts';
 import { memoryTokenBuckets, redisTokenBuckets, type TokenBuckets } from './platform/token-bucket.ts';
 
 /** Chat messages per user and room: a burst, then a steady rate (spec constants). */
@@ -117,6 +118,8 @@ export interface AppDeps {
   sessionRecheckMs?: number;
   /** How often each instance looks for mail to send (default 1 s). */
   mailIntervalMs?: number;
+  /** How often each instance looks for files to remove from storage (default 30 s). */
+  storageRemovalIntervalMs?: number;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: { write(line: string): void };
 }
@@ -228,6 +231,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   );
   mailSender.start();
   const mailer = outboxMailer(mailSender);
+  const storageRemovals = new StorageRemovals(database.db, storage, app.log, {
+    intervalMs: deps.storageRemovalIntervalMs,
+  });
+  storageRemovals.start();
   app.decorate('mailer', mailer);
   app.decorate('mailSender', mailSender);
 
@@ -277,7 +284,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     limiter,
     mailer,
     hub,
-    storage,
+    storageRemovals,
     secret: config.sessionSecret,
     publicUrl: config.publicUrl,
     sessionIdleTimeoutMs: config.sessionIdleTimeoutMs,
@@ -414,6 +421,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     await hub.close();
     await sessionSockets.close();
     await mailSender.close();
+    await storageRemovals.close();
     if (ownsBus) await bus.close();
     if (ownsRedis) await redis?.quit().catch(() => redis.disconnect());
     if (ownsDatabase) await database.close();

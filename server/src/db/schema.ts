@@ -151,6 +151,25 @@ export const mailOutbox = pgTable(
   ],
 );
 
+/**
+ * Files that must leave storage (a deleted account's video folders and images), queued in the
+ * transaction that decides it and removed by every instance's worker, retried until storage
+ * answers (ADR 0020). A row goes once its files are gone.
+ */
+export const storageRemovals = pgTable(
+  'storage_removals',
+  {
+    /** A storage key, or a folder ending in "/" (everything below it). */
+    key: text('key').primaryKey(),
+    attempts: integer('attempts').notNull().default(0),
+    /** Due then; a worker that claims it moves this ahead by its lease. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('storage_removals_due_idx').on(t.nextAttemptAt)],
+);
+
 export const categories = pgTable(
   'categories',
   {

@@ -4,6 +4,7 @@ import { WRONG_PASSWORD_REASON } from '@streamshop/contract/account.ts';
 import { TOKEN_MESSAGES } from '@streamshop/contract/account-recovery.ts';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { eventually } from '../../test/eventually.ts';
 import { useMailTestApp } from '../../test/mail-test-app.ts';
 import { listProduct, openCheckout, payWithCard } from '../../test/payments.ts';
 import { linkIn, type TestSmtpServer } from '../../test/smtp-server.ts';
@@ -540,6 +541,13 @@ describe('delete account', () => {
     expect((await remove(seller, { password: seller.password })).statusCode).toBe(200);
 
     expect((await t.app.inject({ url: `/api/streams/${roomName}` })).statusCode).toBe(404);
+    // Removed by the storage removals worker, kicked by the deletion: within moments, not at its next tick.
+    await eventually(
+      'the files queued for removal are gone',
+      async () =>
+        Number((await t.database.pool.query('select count(*) as n from storage_removals')).rows[0]?.n),
+      (queued) => queued === 0,
+    );
     for (const url of [before.vodUrl, before.thumbnailUrl, avatar, productImage]) {
       expect((await t.app.inject({ url })).statusCode, url).toBe(404);
     }

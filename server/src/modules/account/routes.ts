@@ -24,7 +24,7 @@ import type { Mailer } from '../../platform/mail/mailer.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
 import type { RoomHub } from '../../platform/room-hub.ts';
 import { SIGNED_IN, signedInUser } from '../../platform/sessions.ts';
-import type { Storage } from '../../platform/storage.ts';
+import type { StorageRemovals } from '../../platform/storage-removals.ts';
 import { AccountTokens } from '../auth/service.ts';
 import {
   accountOverview,
@@ -48,12 +48,12 @@ export const accountRoutes: FastifyPluginAsyncZod<{
   mailer: Mailer;
   hub: RoomHub;
   /** Where a deleted account's videos and images are removed from. */
-  storage: Storage;
+  storageRemovals: StorageRemovals;
   /** SESSION_SECRET: keys the mailed links' HMACs and the sessions' public ids. */
   secret: string;
   publicUrl: string;
   sessionIdleTimeoutMs: number;
-}> = async (app, { db, limiter, mailer, hub, storage, secret, publicUrl, sessionIdleTimeoutMs }) => {
+}> = async (app, { db, limiter, mailer, hub, storageRemovals, secret, publicUrl, sessionIdleTimeoutMs }) => {
   const mail = { mailer, tokens: new AccountTokens(secret), publicUrl };
   const sessions: SessionsContext = { secret, idleTimeoutMs: sessionIdleTimeoutMs };
 
@@ -188,12 +188,8 @@ export const accountRoutes: FastifyPluginAsyncZod<{
       );
       await app.sessions.endAllOf(userId, null);
       await app.sessions.end(reply, null);
-      // The account is gone whatever storage says; a file left behind is logged with its room.
-      await deleted
-        .removeFiles(storage)
-        .catch((error: unknown) =>
-          request.log.error({ err: error, userId }, 'removing a deleted account’s files failed'),
-        );
+      // Its files were queued with the deletion: removed now, or retried until storage answers.
+      storageRemovals.kick();
       return { ok: true as const };
     },
   );

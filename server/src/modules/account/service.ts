@@ -16,7 +16,7 @@ import type { Db } from '../../db/client.ts';
 import { AppError, badRequest, conflict, tooManyRequests, unauthorized } from '../../platform/errors.ts';
 import { hashPassword, verifyPassword } from '../../platform/password.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
-import type { Storage } from '../../platform/storage.ts';
+import { queueStorageRemovals } from '../../platform/storage-removals.ts';
 import { toUser } from '../../platform/user.ts';
 import {
   type AccountMail,
@@ -32,9 +32,9 @@ import {
   uniqueViolation,
   updateProfile,
 } from '../auth/service.ts';
-import { listSellerProducts, removeUploads, retireSellerProducts } from '../catalog/service.ts';
+import { listSellerProducts, retireSellerProducts, uploadKeysOf } from '../catalog/service.ts';
 import { messagesOfUser, renameAuthor } from '../chat/service.ts';
-import { removeStreamMedia } from '../media/service.ts';
+import { streamMediaFolder } from '../media/service.ts';
 import { listRecentOrders } from '../orders/service.ts';
 import { endStream, forgetStreamsOfOwner, listStreamsOfOwner } from '../streams/service.ts';
 import { describeUserAgent } from './device.ts';
@@ -290,10 +290,11 @@ export const SUBSCRIPTION_OPEN_MESSAGE =
  * typed out). Live and unstarted streams end, products leave the catalogue (deleted, or unlisted
  * when an order names them), chat messages stay under a placeholder handle, a last message goes
  * to the address, and the users row is emptied: orders and payments keep naming it. The rooms go
- * (404) with their video: recordings, replays and thumbnails are removed from storage, as are the
- * avatar and the deleted products' images. The caller ends every session. Answers the rooms that
- * were live, for their viewers to be told, and `removeFiles`, to run once they are (it removes the
- * stored files; a live stream's last seconds are removed where its recording stops).
+ * (404) with their video: recordings, replays and thumbnails are queued for removal from storage
+ * in the same transaction, as are the avatar and the deleted products' images (the storage
+ * removals worker takes them out, retrying until storage answers; a live stream's last seconds
+ * are removed where its recording stops). The caller ends every session and kicks the worker.
+ * Answers the rooms that were live, for their viewers to be told.
  */
 export async function deleteAccount(
   db: Db,
@@ -302,7 +303,7 @@ export async function deleteAccount(
   userId: string,
   input: DeleteAccountInput,
   ip: string,
-): Promise<{ endedLiveRooms: string[]; removeFiles: (storage: Storage) => Promise<void> }> {
+): Promise<{ endedLiveRooms: string[] }> {
   const user = await accountOf(db, userId);
   if (user.passwordHash) {
     if (!input.password)
@@ -324,9 +325,13 @@ export async function deleteAccount(
     }
   }
   const placeholderHandle = `deleted_${randomBytes(6).toString('hex')}`;
-  const files = await db.transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     const retired = await retireSellerProducts(db, tx, userId);
     const rooms = await forgetStreamsOfOwner(tx, userId);
+    await queueStorageRemovals(tx, [
+      ...rooms.map(streamMediaFolder),
+      ...uploadKeysOf([user.profileImageUrl, ...retired.deletedImageUrls]),
+    ]);
     await renameAuthor(tx, userId, placeholderHandle);
     await mail.mailer.queue(
       tx,
@@ -335,13 +340,6 @@ export async function deleteAccount(
       accountDeletedMail(mail.publicUrl, user),
     );
     await anonymiseUser(tx, userId, placeholderHandle);
-    return { rooms, images: [user.profileImageUrl, ...retired.deletedImageUrls] };
   });
-  return {
-    endedLiveRooms,
-    async removeFiles(storage) {
-      for (const room of files.rooms) await removeStreamMedia(storage, room);
-      await removeUploads(storage, files.images);
-    },
-  };
+  return { endedLiveRooms };
 }

@@ -87,14 +87,16 @@ async function reencode(input: Buffer): Promise<Buffer> {
 const UPLOAD_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.webp$/;
 
 /**
- * Removes uploaded images by their URLs (`/media/uploads/<name>`); other URLs (the demo's, a
- * product's link elsewhere) are left alone. Safe to repeat.
+ * The storage keys of uploaded images, by their URLs (`/media/uploads/<name>`); other URLs (the
+ * demo's, a product's link elsewhere) have none.
  */
-export async function removeUploads(storage: Storage, urls: Array<string | null | undefined>): Promise<void> {
+export function uploadKeysOf(urls: Array<string | null | undefined>): string[] {
+  const keys: string[] = [];
   for (const url of urls) {
     const name = url?.startsWith('/media/uploads/') ? url.slice('/media/uploads/'.length) : undefined;
-    if (name && UPLOAD_NAME.test(name)) await storage.delete(`uploads/${name}`);
+    if (name && UPLOAD_NAME.test(name)) keys.push(`uploads/${name}`);
   }
+  return keys;
 }
 
 export const imageUploadRoutes: FastifyPluginAsyncZod<{ storage: Storage; limiter: RateLimiter }> = async (

@@ -29,7 +29,7 @@ import {
   updateOwnProduct,
 } from './products-repo.ts';
 
-export { removeUploads } from './image-upload.ts';
+export { uploadKeysOf } from './image-upload.ts';
 
 export type ExploreQuery = z.output<typeof exploreQuerySchema>;
 export type ProductInput = z.output<typeof productBodySchema>;

@@ -33,12 +33,15 @@ import { type VideoSize, videoSizeOf } from './video-size.ts';
 
 export { FLV_SOURCE };
 
+/** The storage folder of everything kept of a stream's video (ends in "/"). */
+export const streamMediaFolder = (roomName: string) => hlsKey(roomName, '');
+
 /**
  * Removes everything stored of a stream's video (segments, playlists, the replay, thumbnails): a
  * deleted account's streams. Safe to repeat; answers how many objects went.
  */
 export async function removeStreamMedia(storage: Storage, roomName: string): Promise<number> {
-  const keys = await storage.list(hlsKey(roomName, ''));
+  const keys = await storage.list(streamMediaFolder(roomName));
   for (const key of keys) await storage.delete(key);
   return keys.length;
 }
