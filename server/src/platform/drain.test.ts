@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -213,7 +214,12 @@ describe('SIGTERM', () => {
    * The real server with these shutdown times, on PGlite or on this file's PostgreSQL database,
    * with Redis when TEST_REDIS_URL names one (a database index of this run's, apart from others').
    */
-  async function startServer(graceMs: number, readinessDelayMs: number, env: Record<string, string> = {}) {
+  async function startServer(
+    graceMs: number,
+    readinessDelayMs: number,
+    env: Record<string, string> = {},
+    launcher: 'node' | 'npm' = 'node',
+  ) {
     const databaseServerUrl = process.env.TEST_DATABASE_URL;
     if (databaseServerUrl && !database) database = await createThrowawayDatabase(databaseServerUrl, 'drain');
     const server = await startServerProcess({
@@ -227,6 +233,7 @@ describe('SIGTERM', () => {
         ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
         ...env,
       },
+      launcher,
     });
     servers.push(server);
     return server;
@@ -383,4 +390,46 @@ describe('SIGTERM', () => {
     expect(exit.code).toBe(1);
     expect(exit.at - signalledAt).toBeLessThan(graceMs + EXIT_MARGIN_MS);
   }, 110_000);
+
+  it('sent to the pid of `npm run serve` (what a supervisor signals) drains the server; the whole tree exits 0', async () => {
+    const server = await startServer(GRACE_MS, 0, {}, 'npm');
+    const tree = descendantsOf(server.pid);
+    expect(tree.length).toBeGreaterThan(0);
+    stops.push(() => {
+      for (const pid of tree) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    });
+    const exited = exitOf(server);
+    const signalledAt = performance.now();
+    server.proc.kill('SIGTERM');
+    const exit = await exited;
+    expect(exit.code).toBe(0);
+    expect(exit.at - signalledAt).toBeLessThan(GRACE_MS + EXIT_MARGIN_MS);
+    // No orphan left serving: every process npm had started is gone (a shell in between used to
+    // die with npm and leave node running, reparented to init, never told to stop).
+    expect(tree.filter(isAlive)).toEqual([]);
+    expect(await getFresh(`${server.url}/api/health`)).not.toHaveProperty('status');
+  }, 60_000);
 });
+
+/** The pids below `pid`, children first (Linux's /proc). */
+function descendantsOf(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .split(' ')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+  return children.flatMap((child) => [child, ...descendantsOf(child)]);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

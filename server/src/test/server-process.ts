@@ -30,6 +30,8 @@ export interface ServerProcessOptions {
   signal?: AbortSignal;
   /** The server's output: shown (default), dropped, or kept for `output()` and start errors. */
   stdio?: 'inherit' | 'ignore' | 'pipe';
+  /** `node` (default) runs main.ts itself; `npm` runs it as `npm run serve` does, npm's pid in `pid`. */
+  launcher?: 'node' | 'npm';
 }
 
 /**
@@ -54,7 +56,11 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
     RTMP_PORT: '0',
     ...options.env,
   });
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  const [command, args] =
+    options.launcher === 'npm'
+      ? ['npm', ['run', '--silent', 'serve']]
+      : [process.execPath, ['--import', 'tsx', 'server/src/main.ts']];
+  const proc = spawn(command, args, {
     cwd: ROOT,
     env,
     stdio: ['ignore', options.stdio ?? 'inherit', options.stdio ?? 'inherit'],
