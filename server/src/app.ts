@@ -53,6 +53,7 @@ import { createPaymentProvider } from './platform/payments/create-provider.ts';
 import type { LocalProvider } from './platform/payments/local.ts';
 import type { PaymentProvider } from './platform/payments/provider.ts';
 import { memoryRateLimiter, type RateLimiter, redisRateLimiter } from './platform/rate-limit.ts';
+import { serializeRequest } from './platform/request-log.ts';
 import { RoomHub } from './platform/room-hub.ts';
 import { SessionSockets } from './platform/session-sockets.ts';
 import { sessionsPlugin } from './platform/sessions.ts';
@@ -175,8 +176,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     deps.database ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir) }));
   const app = Fastify({
-    // Every `err` logged goes through serializeError: a failed query's parameters stay out of the log.
-    logger: { level: config.logLevel, serializers: { err: serializeError }, stream: deps.logStream },
+    // Every `err` logged goes through serializeError: a failed query's parameters stay out of the
+    // log; every request's URL through serializeRequest: mailed links' tokens stay out of it.
+    logger: {
+      level: config.logLevel,
+      serializers: { err: serializeError, req: serializeRequest },
+      stream: deps.logStream,
+    },
     genReqId: () => randomUUID(),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: trustProxyOption(config.trustProxy),

@@ -52,6 +52,9 @@ let idpHandler: RequestListener = unavailable;
 let providerHandler: RequestListener = unavailable;
 let issuer: string;
 let t: TestApp;
+/** What the app logged, and the last callback URL the provider sent the browser back to. */
+const logLines: string[] = [];
+let lastCallback = '';
 
 beforeAll(async () => {
   idpServer = createServer((request, response) => idpHandler(request, response));
@@ -95,10 +98,14 @@ beforeAll(async () => {
   providerHandler = provider.callback();
   idpHandler = providerHandler;
 
-  t = await buildTestApp({
-    publicUrl: PUBLIC_URL,
-    oidc: { google: { issuer, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET }, replit: undefined },
-  });
+  t = await buildTestApp(
+    {
+      publicUrl: PUBLIC_URL,
+      logLevel: 'info',
+      oidc: { google: { issuer, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET }, replit: undefined },
+    },
+    { logStream: { write: (line) => logLines.push(line) } },
+  );
 });
 
 afterAll(async () => {
@@ -196,6 +203,7 @@ async function signInAs(
   const { location, cookie } = await startSignIn(provider, app);
   const back = await atProvider(location, { login, jar: options.jar, abort: options.abort });
   expect(back.startsWith(`/api/auth/${provider}/callback?`)).toBe(true);
+  lastCallback = back;
   return app.app.inject({
     method: 'GET',
     url: back,
@@ -305,6 +313,14 @@ describe('the full sign-in against a real provider', () => {
     firstId = user.id;
     const [row] = await t.database.db.select().from(users).where(eq(users.id, user.id));
     expect(row?.passwordHash).toBeNull();
+    // The authorization code and state are in the callback's URL, never in the log.
+    const query = new URL(lastCallback, PUBLIC_URL).searchParams;
+    const logged = logLines.join('');
+    expect(logged).toContain('/api/auth/google/callback?');
+    for (const name of ['code', 'state']) {
+      expect(query.get(name)?.length).toBeGreaterThan(8);
+      expect(logged).not.toContain(query.get(name));
+    }
   });
 
   it('signs the same subject into the same account again (no duplicate)', async () => {
