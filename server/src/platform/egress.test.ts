@@ -1,5 +1,7 @@
+import { networkInterfaces } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { egressRefusal, isForbiddenAddress } from './egress.ts';
+import { egressRefusal, isForbiddenAddress, ownAddresses } from './egress.ts';
+import { canonicalAddress } from './ip-address.ts';
 
 describe('isForbiddenAddress', () => {
   it.each([
@@ -21,16 +23,43 @@ describe('isForbiddenAddress', () => {
     'fd00:ec2::254',
     'fe80::1',
     'ff02::1',
+    // Other IPv6 spellings of IPv4 addresses (security review 3).
+    '::ffff:7f00:1',
+    '::7f00:1',
+    '::ffff:0:7f00:1',
+    '2002:7f00:1::',
+    '2002:a00:1::1',
+    '2002:a9fe:a9fe::',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    '64:ff9b:1::a00:1',
   ])('refuses %s', (address) => {
     expect(isForbiddenAddress(address)).toBe(true);
   });
 
-  it.each(['8.8.8.8', '203.0.113.10', '172.32.0.1', '2001:4860:4860::8888', '::ffff:8.8.8.8'])(
-    'allows %s',
-    (address) => {
-      expect(isForbiddenAddress(address)).toBe(false);
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '203.0.113.10',
+    '172.32.0.1',
+    '2001:4860:4860::8888',
+    '::ffff:8.8.8.8',
+    '2002:808:808::',
+  ])('allows %s', (address) => {
+    expect(isForbiddenAddress(address)).toBe(false);
+  });
+});
+
+describe("this host's own addresses", () => {
+  it('refuses every address of every interface, in any spelling', () => {
+    const own = ownAddresses();
+    for (const entries of Object.values(networkInterfaces())) {
+      for (const entry of entries ?? []) expect(isForbiddenAddress(entry.address), entry.address).toBe(true);
+    }
+    expect(isForbiddenAddress('203.0.113.10', new Set(['203.0.113.10']))).toBe(true);
+    expect(isForbiddenAddress('2001:db8:0:0::10', new Set([canonicalAddress('2001:db8::10')]))).toBe(true);
+    expect(isForbiddenAddress('::ffff:203.0.113.10', new Set(['203.0.113.10']))).toBe(true);
+    expect(isForbiddenAddress('203.0.113.10', new Set())).toBe(false);
+    expect(own.size).toBeGreaterThan(0);
+  });
 });
 
 describe('egressRefusal', () => {

@@ -1,6 +1,8 @@
 import { lookup as lookupCallback } from 'node:dns';
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { canonicalAddress, ipv4Of, ipv6Groups } from './ip-address.ts';
 
 /**
  * Where the server may connect on a user's behalf (a Pro restream's RTMP URL). Without this a
@@ -41,10 +43,50 @@ function unmapped(address: string): string {
 
 const family = (address: string) => (isIP(address) === 6 ? 'ipv6' : 'ipv4');
 
-/** Whether an address is loopback, private, link-local, multicast or otherwise not the internet. */
-export function isForbiddenAddress(address: string): boolean {
-  const plain = unmapped(address);
-  return FORBIDDEN.check(plain, family(plain));
+/**
+ * IPv6 spellings of an IPv4 address, which an IPv4 rule must see through: IPv4-mapped
+ * (::ffff:0:0/96, also written in hex, ::ffff:7f00:1) and 6to4 (2002:AABB:CCDD::/48). The
+ * deprecated or translation-only forms are never the internet and are refused whole:
+ * IPv4-compatible (::/96, ::7f00:1), IPv4-translated (::ffff:0:0:0/96, ::ffff:0:7f00:1), Teredo
+ * (2001::/32) and NAT64's local-use prefix (64:ff9b:1::/48).
+ */
+function ipv4Behind(groups: number[]): string | 'refused' | undefined {
+  const [g0, g1 = 0, g2 = 0, , g4, g5, g6 = 0, g7 = 0] = groups;
+  const zeroUpTo = (n: number) => groups.slice(0, n).every((group) => group === 0);
+  if (zeroUpTo(5) && g5 === 0xffff) return ipv4Of(g6, g7);
+  if (zeroUpTo(6)) return 'refused';
+  if (zeroUpTo(4) && g4 === 0xffff && g5 === 0) return 'refused';
+  if (g0 === 0x2001 && g1 === 0) return 'refused';
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 1) return 'refused';
+  if (g0 === 0x2002) return ipv4Of(g1, g2);
+  return undefined;
+}
+
+/**
+ * The server's own addresses, on every interface: a restream to its public address (or to a
+ * private one an interface has, in a range not listed above) is a connection to itself.
+ */
+export function ownAddresses(): Set<string> {
+  const own = new Set<string>();
+  for (const entries of Object.values(networkInterfaces())) {
+    for (const entry of entries ?? []) own.add(canonicalAddress(entry.address));
+  }
+  return own;
+}
+
+/**
+ * Whether an address is loopback, private, link-local, multicast, one of this host's own, or
+ * otherwise not the internet (also when spelt as IPv6). `own` holds canonical addresses
+ * (ownAddresses()).
+ */
+export function isForbiddenAddress(address: string, own: Set<string> = ownAddresses()): boolean {
+  if (isIP(address) === 6) {
+    const behind = ipv4Behind(ipv6Groups(address));
+    if (behind === 'refused') return true;
+    if (behind) return isForbiddenAddress(behind, own);
+  }
+  if (own.has(canonicalAddress(address))) return true;
+  return FORBIDDEN.check(address, family(address));
 }
 
 /** The operator's RESTREAM_ALLOWED_HOSTS: host names, addresses and CIDR ranges. */
@@ -90,10 +132,12 @@ export async function egressRefusal(url: string, allowed: string[]): Promise<str
   } catch {
     return `host ${host} could not be resolved`;
   }
+  const own = ownAddresses();
   for (const address of addresses) {
     const plain = unmapped(address);
     if (allow.ranges.check(plain, family(plain))) continue;
-    if (isForbiddenAddress(plain)) return `host ${host} is a private or local address, which is not allowed`;
+    if (isForbiddenAddress(plain, own))
+      return `host ${host} is a private or local address, which is not allowed`;
   }
   return undefined;
 }
@@ -110,11 +154,12 @@ export function guardedLookup(allowed: string[]): LookupFunction {
     lookupCallback(hostname, { ...options, all: true, verbatim: true }, (error, entries) => {
       if (error) return callback(error, '', 0);
       const host = hostname.toLowerCase();
+      const own = ownAddresses();
       const usable = allow.hosts.has(host)
         ? entries
         : entries.filter((entry) => {
             const plain = unmapped(entry.address);
-            return allow.ranges.check(plain, family(plain)) || !isForbiddenAddress(plain);
+            return allow.ranges.check(plain, family(plain)) || !isForbiddenAddress(plain, own);
           });
       if (usable.length < entries.length || usable.length === 0) {
         const refused = Object.assign(

@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, signUp, type TestApp } from '../../test/test-app.ts';
 import { endExpired } from './auto-end.ts';
@@ -62,13 +63,24 @@ describe('POST /api/rooms', () => {
     'rtmp://2130706433/live/key',
     'rtmp://0x7f.1/live/key',
     'rtmp://no-such-host.invalid/live/key',
-  ])('refuses a restream to %s (loopback, private, metadata or unresolvable) with 400', async (rtmpUrl) => {
-    const pro = await signUp(t.app);
-    await t.database.pool.query(`update users set plan = 'pro' where id = $1`, [pro.user.id]);
-    const response = await createRoom(pro.cookie, { title: 'Inside job', rtmpUrl });
-    expect(response.statusCode).toBe(400);
-    expect(Object.keys(response.json().fields)).toEqual(['rtmpUrl']);
-  });
+    // IPv6 spellings of 127.0.0.1: IPv4-compatible, IPv4-translated, 6to4 (security review 3).
+    'rtmp://[::7f00:1]/live/key',
+    'rtmp://[::ffff:0:7f00:1]/live/key',
+    'rtmp://[2002:7f00:1::]/live/key',
+    // This host's own addresses, on every interface.
+    ...ownInterfaceAddresses().map(
+      (address) => `rtmp://${address.includes(':') ? `[${address}]` : address}/live/key`,
+    ),
+  ])(
+    'refuses a restream to %s (loopback, private, metadata, this host or unresolvable) with 400',
+    async (rtmpUrl) => {
+      const pro = await signUp(t.app);
+      await t.database.pool.query(`update users set plan = 'pro' where id = $1`, [pro.user.id]);
+      const response = await createRoom(pro.cookie, { title: 'Inside job', rtmpUrl });
+      expect(response.statusCode).toBe(400);
+      expect(Object.keys(response.json().fields)).toEqual(['rtmpUrl']);
+    },
+  );
 
   it('lets an operator allow a private restream host (RESTREAM_ALLOWED_HOSTS)', async () => {
     const allowing = await buildTestApp(
@@ -201,3 +213,11 @@ describe('start, end and the plan limit', () => {
     expect((await t.app.inject({ url: `/api/streams/${neverPublished}` })).json().isActive).toBe(true);
   });
 });
+
+/** The addresses of this machine's network interfaces other than loopback (zone ids dropped). */
+function ownInterfaceAddresses(): string[] {
+  return Object.values(networkInterfaces())
+    .flatMap((entries) => entries ?? [])
+    .filter((entry) => !entry.internal && !entry.address.startsWith('fe80:'))
+    .map((entry) => entry.address);
+}
