@@ -104,6 +104,8 @@ export class StorageRemovals {
           continue;
         }
         await this.db.execute(sql`delete from storage_removals where key = ${key}`);
+        // What an operator with a CDN in front purges (docs/operations.md).
+        this.log.info({ key }, 'storage removal done');
         removed++;
       }
       if (claimed.length < BATCH) return removed;
