@@ -344,6 +344,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     announce: (roomName, message) => hub.publish(roomName, message),
     port: config.rtmpPort,
     host: config.host,
+    connectionsPerAddress: config.rtmpConnectionsPerAddress,
   });
   if (encoders) app.drain.onStopAccepting(() => encoders.stopAccepting());
   await app.register(ingestRoutes, {

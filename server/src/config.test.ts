@@ -138,4 +138,11 @@ describe('RTMP_PORT and RTMP_URL', () => {
     expect(() => loadConfig({ ...base, RTMP_PORT: '70000' })).toThrow(/RTMP_PORT/);
     expect(() => loadConfig({ ...base, RTMP_URL: 'https://example.com/live' })).toThrow(/RTMP_URL/);
   });
+  it('lets 10 RTMP connections in per address unless told otherwise (a TLS terminator in front)', () => {
+    expect(loadConfig(base).rtmpConnectionsPerAddress).toBe(10);
+    expect(loadConfig({ ...base, RTMP_CONNECTIONS_PER_ADDRESS: '60' }).rtmpConnectionsPerAddress).toBe(60);
+    expect(() => loadConfig({ ...base, RTMP_CONNECTIONS_PER_ADDRESS: '0' })).toThrow(
+      /RTMP_CONNECTIONS_PER_ADDRESS/,
+    );
+  });
 });

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { RTMP_CONNECTIONS_PER_ADDRESS } from './modules/media/rtmp/server.ts';
 import { SOCKETS_PER_ADDRESS } from './platform/socket-cap.ts';
 import type { S3Settings } from './platform/storage.ts';
 
@@ -77,6 +78,10 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: optionalText,
   S3_SECRET_ACCESS_KEY: optionalText,
   RTMP_PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(1935)),
+  RTMP_CONNECTIONS_PER_ADDRESS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().positive().max(100).default(RTMP_CONNECTIONS_PER_ADDRESS),
+  ),
   RTMP_URL: z.preprocess(
     emptyAsUndefined,
     z
@@ -214,6 +219,8 @@ export interface Config {
   sessionIdleTimeoutMs: number;
   /** RTMP ingest for encoders (OBS): the port to listen on, 0 for none. */
   rtmpPort: number;
+  /** Open RTMP connections one address (IPv6: one /64) may hold; raise it behind a TLS terminator. */
+  rtmpConnectionsPerAddress: number;
   /**
    * The server URL encoders are told to publish to (RTMP_URL; by default rtmp://<PUBLIC_URL's
    * host>[:port]/live).
@@ -318,6 +325,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleTimeoutMs: e.SESSION_IDLE_TIMEOUT_HOURS * 3_600_000,
     socketsPerAddress: e.SOCKETS_PER_ADDRESS,
     rtmpPort: e.RTMP_PORT,
+    rtmpConnectionsPerAddress: e.RTMP_CONNECTIONS_PER_ADDRESS,
     rtmpUrl: (e.RTMP_URL ?? defaultRtmpUrl(publicUrl, e.RTMP_PORT)).replace(/\/$/, ''),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `StreamShop <no-reply@${new URL(publicUrl).hostname}>`,

@@ -56,6 +56,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     socketsPerAddress: SOCKETS_PER_ADDRESS,
     // No RTMP listener unless a test asks for one (on a free port).
     rtmpPort: 0,
+    rtmpConnectionsPerAddress: 10,
     rtmpUrl: 'rtmp://localhost/live',
     // Mail as .eml files in dataDir/outbox unless a test gives its SMTP server.
     smtpUrl: undefined,

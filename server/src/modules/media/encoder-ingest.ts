@@ -22,6 +22,8 @@ export interface EncoderIngestOptions {
   log: FastifyBaseLogger;
   /** Tells the room's viewers (stream_started) on every instance. */
   announce: (roomName: string, message: ServerMessage) => Promise<void>;
+  /** Open RTMP connections one address may hold (RTMP_CONNECTIONS_PER_ADDRESS); the server's default when unset. */
+  connectionsPerAddress?: number;
 }
 
 /** Drops the room's encoder on whichever instance it publishes (its key was replaced). */
@@ -47,6 +49,7 @@ export class EncoderIngest {
       authorize: (app, key, peer) => this.authorize(app, key, peer.remoteAddress),
       onPublish: (session) => this.publish(session),
       log: options.log,
+      maxConnectionsPerAddress: options.connectionsPerAddress,
     });
     options.media.onStreamEnded((roomName) => this.drop(roomName, 'The stream has ended'));
   }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { BoundedChunkReader, RtmpLimitError } from './bounded-chunks.ts';
 import { ChunkReader, encodeChunks, MessageType, type RtmpMessage } from './chunks.ts';
 
@@ -65,25 +65,100 @@ describe('BoundedChunkReader', () => {
     expect(() => new BoundedChunkReader(LIMITS).push(big.subarray(0, 12))).toThrow(RtmpLimitError);
   });
 
-  it('caps the bytes held by unfinished messages and the chunk streams in use', () => {
-    // Nine messages of 60 KB begun on nine chunk streams: too many streams.
-    const reader = new BoundedChunkReader(LIMITS);
-    const begun = (stream: number) =>
+  it('caps the chunk streams in use, the messages in flight and the bytes they will hold', () => {
+    const begun = (stream: number, length: number) =>
       chunksOf(
         stream,
-        { type: 9, streamId: 1, timestamp: 0, payload: randomBytes(60 * 1024) },
+        { type: 9, streamId: 1, timestamp: 0, payload: randomBytes(length) },
         128,
       )[0] as Buffer;
+    // Nine messages begun on nine chunk streams: too many streams.
+    const streams = new BoundedChunkReader(LIMITS);
     expect(() => {
-      for (let stream = 3; stream < 12; stream += 1) reader.push(begun(stream));
-    }).toThrow(/chunk streams/);
-    // Three messages under the limit, most of each sent: more held than one message and its slack.
+      for (let stream = 3; stream < 12; stream += 1) streams.push(begun(stream, 200));
+    }).toThrow(/more than 8 chunk streams/);
+    // Five messages begun where four may be in flight.
+    const inFlight = new BoundedChunkReader({ ...LIMITS, maxMessagesInFlight: 4 });
+    expect(() => {
+      for (let stream = 3; stream < 8; stream += 1) inFlight.push(begun(stream, 200));
+    }).toThrow(/^more than 4 messages in flight$/);
+    // Three messages under the limit begun: more to hold than one message and its slack, refused
+    // from the third header, before its bytes (or those of the first two) have arrived.
     const held = new BoundedChunkReader(LIMITS);
-    const message = { type: 9, streamId: 1, timestamp: 0, payload: randomBytes(60 * 1024) };
-    const halves = [3, 4, 5].map((stream) => chunksOf(stream, message, 128).slice(0, 460));
-    expect(() => {
-      for (const half of halves) held.push(Buffer.concat(half));
-    }).toThrow(/partial messages hold/);
+    held.push(begun(3, 60 * 1024));
+    held.push(begun(4, 60 * 1024));
+    expect(held.buffered).toEqual({ bytes: 120 * 1024, buffers: 2, messages: 2 });
+    expect(() => held.push(begun(5, 60 * 1024))).toThrow(
+      `partial messages would hold ${180 * 1024} bytes (the limit is ${128 * 1024})`,
+    );
+  });
+
+  it('refuses a chunk size under 128 (Set Chunk Size 1 would cost a chunk header per byte)', () => {
+    for (const size of [1, 127]) {
+      expect(() => new BoundedChunkReader(LIMITS).push(setChunkSize(size))).toThrow(RtmpLimitError);
+      expect(() => new BoundedChunkReader(LIMITS).push(setChunkSize(size))).toThrow(
+        `a chunk size of ${size} (the least is 128)`,
+      );
+    }
+    const reader = new BoundedChunkReader(LIMITS);
+    reader.push(setChunkSize(128));
+    expect(reader.chunkSize).toBe(128);
+  });
+
+  it('reassembles a message in one buffer: a 2 MB message in 128-byte chunks keeps no buffer per chunk', () => {
+    const payload = randomBytes(2 * 1024 * 1024);
+    const bytes = encodeChunks(4, { type: MessageType.dataAmf0, streamId: 0, timestamp: 0, payload }, 128);
+    for (const step of [7, 1000, 64 * 1024]) {
+      const reader = new BoundedChunkReader({ ...LIMITS, maxMessageBytes: 4 * 1024 * 1024 });
+      const most = { bytes: 0, buffers: 0, messages: 0 };
+      const out: RtmpMessage[] = [];
+      for (let offset = 0; offset < bytes.length; offset += step) {
+        out.push(...reader.push(bytes.subarray(offset, offset + step)));
+        const { bytes: held, buffers, messages } = reader.buffered;
+        most.bytes = Math.max(most.bytes, held);
+        most.buffers = Math.max(most.buffers, buffers);
+        most.messages = Math.max(most.messages, messages);
+      }
+      // The message's own buffer, and at most a chunk header's few bytes not parsed yet.
+      expect(most.buffers).toBeLessThanOrEqual(2);
+      expect(most.bytes).toBeLessThanOrEqual(payload.length + 17);
+      expect(most.messages).toBe(1);
+      expect(reader.buffered).toEqual({ bytes: 0, buffers: 0, messages: 0 });
+      expect(out).toHaveLength(1);
+      expect(out[0]?.payload.equals(payload)).toBe(true);
+    }
+  });
+
+  it('copies what arrives a bounded number of times: no re-concatenation of what waits', () => {
+    const concat = vi.spyOn(Buffer, 'concat');
+    try {
+      // A 4 MB chunk arriving in 4 KB reads, then 1 MB of 128-byte chunks in one read.
+      const big = Buffer.concat([
+        setChunkSize(4 * 1024 * 1024),
+        encodeChunks(
+          6,
+          { type: 9, streamId: 1, timestamp: 0, payload: randomBytes(4 * 1024 * 1024) },
+          4 << 20,
+        ),
+      ]);
+      const small = encodeChunks(
+        6,
+        { type: 9, streamId: 1, timestamp: 0, payload: randomBytes(1 << 20) },
+        128,
+      );
+      const reader = new BoundedChunkReader({ ...LIMITS, maxMessageBytes: 8 * 1024 * 1024 });
+      concat.mockClear();
+      expect(feed(reader, big, 4096)).toHaveLength(2);
+      const reader2 = new BoundedChunkReader({ ...LIMITS, maxMessageBytes: 8 * 1024 * 1024 });
+      expect(reader2.push(small)).toHaveLength(1);
+      const copied = concat.mock.results.reduce(
+        (sum, result) => sum + (result.type === 'return' ? (result.value as Buffer).length : 0),
+        0,
+      );
+      expect(copied).toBeLessThanOrEqual(2 * (big.length + small.length));
+    } finally {
+      concat.mockRestore();
+    }
   });
 
   it('throws on a chunk stream that starts without a full header', () => {

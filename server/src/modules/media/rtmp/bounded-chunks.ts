@@ -1,11 +1,13 @@
-import { ChunkReader, type RtmpMessage } from './chunks.ts';
+import { ChunkReader } from './chunks.ts';
 
 /**
- * ChunkReader with limits, for bytes from anyone on the internet: it reads each chunk's header
- * before the chunk's payload has arrived, refuses a message longer than `maxMessageBytes` as soon
- * as its header says so, and caps what partial messages may hold in memory and how many chunk
- * streams a peer may use. Whole chunks are then handed to ChunkReader, which reassembles them
- * (so its chunk size, changed by the peer's Set Chunk Size, is always the one in force).
+ * ChunkReader with limits, for bytes from anyone on the internet. ChunkReader allocates each
+ * message's buffer when its first chunk header arrives, so the limits are checked there, before
+ * anything is allocated: a message longer than `maxMessageBytes` is refused from its header, and
+ * so is one that would take the buffers of unfinished messages past `maxBufferedBytes` or their
+ * count past `maxMessagesInFlight`; a peer may use `maxChunkStreams` chunk streams, and may not
+ * set a chunk size under `minChunkSize` (with 1-byte chunks, every payload byte costs a header
+ * and a turn of the parser). What waits unparsed between reads is at most a chunk header.
  */
 
 export class RtmpLimitError extends Error {
@@ -17,99 +19,56 @@ export interface ChunkLimits {
   maxMessageBytes: number;
   /** Chunk streams in use at once (publishers use about five). */
   maxChunkStreams: number;
+  /** Messages begun and not finished, over every chunk stream. Default 16. */
+  maxMessagesInFlight?: number;
+  /**
+   * Bytes the buffers of unfinished messages may take, with what waits unparsed. Default
+   * `maxMessageBytes` and 64 KB: the longest video message while audio and data interleave.
+   */
+  maxBufferedBytes?: number;
+  /** The least chunk size a peer may set. Default 128 (RTMP's own default; no encoder goes below). */
+  minChunkSize?: number;
 }
 
-interface StreamState {
-  length: number;
-  received: number;
-  extended: boolean;
-}
-
-const EXTENDED = 0xffffff;
-const MESSAGE_HEADER_SIZES = [11, 7, 3, 0];
+export const DEFAULT_MAX_MESSAGES_IN_FLIGHT = 16;
+export const DEFAULT_MIN_CHUNK_SIZE = 128;
 /** Room for audio and data messages begun while the longest video message is arriving. */
 const INTERLEAVED_SLACK = 64 * 1024;
 
-export class BoundedChunkReader {
-  private readonly reader = new ChunkReader();
-  private pending: Buffer = Buffer.alloc(0);
-  private readonly streams = new Map<number, StreamState>();
-  /** Bytes of messages begun and not finished, over every chunk stream. */
-  private partial = 0;
+export class BoundedChunkReader extends ChunkReader {
+  private readonly limits: Required<ChunkLimits>;
 
-  constructor(private readonly limits: ChunkLimits) {}
-
-  /** The peer's chunk size. */
-  get chunkSize(): number {
-    return this.reader.chunkSize;
+  constructor(limits: ChunkLimits) {
+    super();
+    this.limits = {
+      maxMessageBytes: limits.maxMessageBytes,
+      maxChunkStreams: limits.maxChunkStreams,
+      maxMessagesInFlight: limits.maxMessagesInFlight ?? DEFAULT_MAX_MESSAGES_IN_FLIGHT,
+      maxBufferedBytes: limits.maxBufferedBytes ?? limits.maxMessageBytes + INTERLEAVED_SLACK,
+      minChunkSize: limits.minChunkSize ?? DEFAULT_MIN_CHUNK_SIZE,
+    };
   }
 
-  /** The messages these bytes complete. Throws RtmpLimitError past a limit, Error on nonsense. */
-  push(bytes: Buffer): RtmpMessage[] {
-    this.pending = this.pending.length ? Buffer.concat([this.pending, bytes]) : bytes;
-    const messages: RtmpMessage[] = [];
-    for (;;) {
-      const size = this.nextChunk();
-      if (size === 0) break;
-      const chunk = this.pending.subarray(0, size);
-      this.pending = this.pending.subarray(size);
-      for (const message of this.reader.push(chunk)) messages.push(message);
-    }
-    return messages;
+  protected override admitChunkStream(streams: number): void {
+    if (streams >= this.limits.maxChunkStreams)
+      throw new RtmpLimitError(`more than ${this.limits.maxChunkStreams} chunk streams`);
   }
 
-  /** The size of the next chunk once it has all arrived (0 before), its limits checked. */
-  private nextChunk(): number {
-    const data = this.pending;
-    if (data.length < 1) return 0;
-    const first = data[0] as number;
-    const format = first >> 6;
-    let chunkStreamId = first & 0x3f;
-    let offset = 1;
-    if (chunkStreamId === 0) {
-      if (data.length < 2) return 0;
-      chunkStreamId = 64 + (data[1] as number);
-      offset = 2;
-    } else if (chunkStreamId === 1) {
-      if (data.length < 3) return 0;
-      chunkStreamId = 64 + (data[1] as number) + (data[2] as number) * 256;
-      offset = 3;
-    }
-    const headerSize = MESSAGE_HEADER_SIZES[format] as number;
-    if (data.length < offset + headerSize) return 0;
-    let state = this.streams.get(chunkStreamId);
-    if (!state) {
-      if (format !== 0) throw new Error(`chunk stream ${chunkStreamId} starts without a full header`);
-      if (this.streams.size >= this.limits.maxChunkStreams)
-        throw new RtmpLimitError(`more than ${this.limits.maxChunkStreams} chunk streams`);
-      state = { length: 0, received: 0, extended: false };
-      this.streams.set(chunkStreamId, state);
-    }
-    if (format !== 3 && state.received > 0)
-      throw new Error(`chunk stream ${chunkStreamId} starts a message inside another`);
-    let length = state.length;
-    if (format <= 1) {
-      length = data.readUIntBE(offset + 3, 3);
-      if (length > this.limits.maxMessageBytes)
-        throw new RtmpLimitError(
-          `a message of ${length} bytes (the limit is ${this.limits.maxMessageBytes})`,
-        );
-    }
-    const extended = format <= 2 ? data.readUIntBE(offset, 3) === EXTENDED : state.extended;
-    offset += headerSize + (extended ? 4 : 0);
-    const take = Math.min(this.reader.chunkSize, length - state.received);
-    if (data.length < offset + take) return 0;
+  protected override admitMessage(length: number): void {
+    const { maxMessageBytes, maxMessagesInFlight, maxBufferedBytes } = this.limits;
+    if (length > maxMessageBytes)
+      throw new RtmpLimitError(`a message of ${length} bytes (the limit is ${maxMessageBytes})`);
+    const held = this.buffered;
+    if (held.messages >= maxMessagesInFlight)
+      throw new RtmpLimitError(`more than ${maxMessagesInFlight} messages in flight`);
+    if (held.bytes + length > maxBufferedBytes)
+      throw new RtmpLimitError(
+        `partial messages would hold ${held.bytes + length} bytes (the limit is ${maxBufferedBytes})`,
+      );
+  }
 
-    state.length = length;
-    state.extended = extended;
-    state.received += take;
-    this.partial += take;
-    if (state.received >= state.length) {
-      this.partial -= state.received;
-      state.received = 0;
-    } else if (this.partial > this.limits.maxMessageBytes + INTERLEAVED_SLACK) {
-      throw new RtmpLimitError(`partial messages hold over ${this.partial} bytes`);
-    }
-    return offset + take;
+  protected override admitChunkSize(size: number): void {
+    if (size < this.limits.minChunkSize)
+      throw new RtmpLimitError(`a chunk size of ${size} (the least is ${this.limits.minChunkSize})`);
   }
 }

@@ -62,51 +62,127 @@ interface ChunkStreamState {
   type: number;
   streamId: number;
   extended: boolean;
-  parts: Buffer[];
+  /** The message being reassembled: allocated at its first chunk, each chunk copied in. */
+  payload: Buffer | undefined;
   received: number;
 }
 
-/** Reassembles messages from a peer's chunks, fed in whatever pieces the socket delivers. */
+/** The chunk whose payload is arriving: how much of it is still to come. */
+interface ChunkInProgress {
+  state: ChunkStreamState;
+  remaining: number;
+}
+
+const MESSAGE_HEADER_SIZES = [11, 7, 3, 0];
+const EMPTY = Buffer.alloc(0);
+
+/** What a ChunkReader holds: bytes, Buffers, and messages begun and not finished. */
+export interface ChunkReaderHeld {
+  /** Bytes not parsed yet (at most a chunk header) and the buffers of unfinished messages. */
+  bytes: number;
+  buffers: number;
+  messages: number;
+}
+
+/**
+ * Reassembles messages from a peer's chunks, fed in whatever pieces the socket delivers. Each
+ * message gets one buffer of its length when its first chunk header arrives; chunk payloads are
+ * copied into it as they arrive, so what waits between two push() calls is at most a chunk
+ * header's few bytes (never a chunk, nor a Buffer per chunk). Subclasses limit what a peer may
+ * make it hold through the admit…() hooks, which throw to refuse.
+ */
 export class ChunkReader {
   /** The peer's chunk size (its Set Chunk Size messages change it). */
   chunkSize = DEFAULT_CHUNK_SIZE;
-  private pending: Buffer = Buffer.alloc(0);
+  private pending: Buffer = EMPTY;
   private readonly streams = new Map<number, ChunkStreamState>();
+  private chunk: ChunkInProgress | undefined;
+  /** Bytes allocated for messages begun and not finished, and how many they are. */
+  private partialBytes = 0;
+  private partialMessages = 0;
+
+  /** What this reader holds now. */
+  get buffered(): ChunkReaderHeld {
+    return {
+      bytes: this.pending.length + this.partialBytes,
+      buffers: this.partialMessages + (this.pending.length ? 1 : 0),
+      messages: this.partialMessages,
+    };
+  }
 
   /** The messages completed by these bytes. Throws on a chunk that makes no sense. */
   push(bytes: Buffer): RtmpMessage[] {
-    this.pending = this.pending.length ? Buffer.concat([this.pending, bytes]) : bytes;
+    // What waits is less than a chunk header (18 bytes): each byte is joined to it once at most,
+    // and every chunk after is read in place, so many tiny chunks in one read cost no copies.
+    const data = this.pending.length ? Buffer.concat([this.pending, bytes]) : bytes;
+    this.pending = EMPTY;
     const messages: RtmpMessage[] = [];
+    let offset = 0;
     for (;;) {
-      const consumed = this.readChunk(messages);
-      if (consumed === 0) break;
-      this.pending = this.pending.subarray(consumed);
+      const chunk = this.chunk;
+      if (chunk) {
+        const take = Math.min(chunk.remaining, data.length - offset);
+        const { state } = chunk;
+        if (take > 0) data.copy(state.payload as Buffer, state.received, offset, offset + take);
+        offset += take;
+        state.received += take;
+        chunk.remaining -= take;
+        if (chunk.remaining > 0) break;
+        this.chunk = undefined;
+        if (state.received >= state.length) this.complete(state, messages);
+        continue;
+      }
+      const headerSize = this.readHeader(data, offset);
+      if (headerSize === 0) break;
+      offset += headerSize;
     }
+    // A partial header: copied, so that the socket's buffer is not kept alive by it.
+    if (offset < data.length) this.pending = Buffer.from(data.subarray(offset));
     return messages;
   }
 
-  /** Reads one chunk from the pending bytes: how many bytes it took, 0 when it is not all here. */
-  private readChunk(messages: RtmpMessage[]): number {
-    const data = this.pending;
-    if (data.length < 1) return 0;
-    const first = data.readUInt8(0);
+  /** A chunk stream seen for the first time; `streams` are those in use before it. */
+  protected admitChunkStream(_streams: number): void {}
+
+  /** A message of `length` bytes begins (before its buffer is allocated). */
+  protected admitMessage(_length: number): void {}
+
+  /** The peer's Set Chunk Size. */
+  protected admitChunkSize(size: number): void {
+    if (size < 1) throw new Error('the peer set a chunk size of 0');
+  }
+
+  /**
+   * Reads the chunk header at `offset`: how many bytes it took (0 when it is not all here), the
+   * chunk it begins set up to receive its payload.
+   */
+  private readHeader(data: Buffer, start: number): number {
+    const available = data.length - start;
+    if (available < 1) return 0;
+    const first = data[start] as number;
     const format = first >> 6;
     let chunkStreamId = first & 0x3f;
-    let offset = 1;
+    let offset = start + 1;
     if (chunkStreamId === 0) {
-      if (data.length < 2) return 0;
-      chunkStreamId = 64 + data.readUInt8(1);
-      offset = 2;
+      if (available < 2) return 0;
+      chunkStreamId = 64 + (data[start + 1] as number);
+      offset += 1;
     } else if (chunkStreamId === 1) {
-      if (data.length < 3) return 0;
-      chunkStreamId = 64 + data.readUInt8(1) + data.readUInt8(2) * 256;
-      offset = 3;
+      if (available < 3) return 0;
+      chunkStreamId = 64 + (data[start + 1] as number) + (data[start + 2] as number) * 256;
+      offset += 2;
     }
-    const headerSize = [11, 7, 3, 0][format] ?? 0;
+    const headerSize = MESSAGE_HEADER_SIZES[format] as number;
     if (data.length < offset + headerSize) return 0;
     const previous = this.streams.get(chunkStreamId);
-    if (format !== 0 && !previous)
-      throw new Error(`chunk stream ${chunkStreamId} starts without a full header`);
+    const extended = format <= 2 ? data.readUIntBE(offset, 3) === EXTENDED : (previous?.extended ?? false);
+    if (data.length < offset + headerSize + (extended ? 4 : 0)) return 0;
+
+    // The whole header is here: checked, then applied.
+    if (!previous) {
+      if (format !== 0) throw new Error(`chunk stream ${chunkStreamId} starts without a full header`);
+      this.admitChunkStream(this.streams.size);
+    }
     const state: ChunkStreamState = previous ?? {
       timestamp: 0,
       delta: 0,
@@ -114,52 +190,53 @@ export class ChunkReader {
       type: 0,
       streamId: 0,
       extended: false,
-      parts: [],
+      payload: undefined,
       received: 0,
     };
-
-    let stamp = 0;
-    if (format <= 2) stamp = data.readUIntBE(offset, 3);
+    const startsMessage = state.received === 0;
+    if (format !== 3 && !startsMessage)
+      throw new Error(`chunk stream ${chunkStreamId} starts a message inside another`);
+    let stamp = format <= 2 ? data.readUIntBE(offset, 3) : 0;
+    const length = format <= 1 ? data.readUIntBE(offset + 3, 3) : state.length;
+    if (startsMessage) this.admitMessage(length);
     if (format <= 1) {
-      state.length = data.readUIntBE(offset + 3, 3);
+      state.length = length;
       state.type = data.readUInt8(offset + 6);
     }
     if (format === 0) state.streamId = data.readUInt32LE(offset + 7);
     offset += headerSize;
-    const extended = format <= 2 ? stamp === EXTENDED : state.extended;
     if (extended) {
-      if (data.length < offset + 4) return 0;
       stamp = data.readUInt32BE(offset);
       offset += 4;
     }
-    const startsMessage = state.received === 0;
-    const take = Math.min(this.chunkSize, state.length - state.received);
-    if (data.length < offset + take) return 0;
-
-    // Only now, with the whole chunk here, does the state change.
     state.extended = extended;
+    if (!previous) this.streams.set(chunkStreamId, state);
     if (startsMessage) {
       if (format === 0) state.timestamp = stamp;
       else {
         if (format <= 2) state.delta = stamp;
         state.timestamp = (state.timestamp + state.delta) >>> 0;
       }
+      state.payload = Buffer.allocUnsafe(state.length);
+      this.partialBytes += state.length;
+      this.partialMessages += 1;
     }
-    state.parts.push(data.subarray(offset, offset + take));
-    state.received += take;
-    this.streams.set(chunkStreamId, state);
-    if (state.received >= state.length) {
-      const payload = Buffer.concat(state.parts);
-      state.parts = [];
-      state.received = 0;
-      messages.push({ type: state.type, streamId: state.streamId, timestamp: state.timestamp, payload });
-      if (state.type === MessageType.setChunkSize && payload.length >= 4) {
-        // Applies to the very next chunk.
-        const size = payload.readUInt32BE(0) & 0x7fffffff;
-        if (size < 1) throw new Error('the peer set a chunk size of 0');
-        this.chunkSize = size;
-      }
+    this.chunk = { state, remaining: Math.min(this.chunkSize, state.length - state.received) };
+    return offset - start;
+  }
+
+  private complete(state: ChunkStreamState, messages: RtmpMessage[]): void {
+    const payload = state.payload as Buffer;
+    state.payload = undefined;
+    state.received = 0;
+    this.partialBytes -= payload.length;
+    this.partialMessages -= 1;
+    messages.push({ type: state.type, streamId: state.streamId, timestamp: state.timestamp, payload });
+    if (state.type === MessageType.setChunkSize && payload.length >= 4) {
+      // Applies to the very next chunk.
+      const size = payload.readUInt32BE(0) & 0x7fffffff;
+      this.admitChunkSize(size);
+      this.chunkSize = size;
     }
-    return offset + take;
   }
 }

@@ -29,6 +29,8 @@ const STREAM_BEGIN = 0;
 const PING_REQUEST = 6;
 const PING_RESPONSE = 7;
 const MAX_CHUNK_STREAMS = 64;
+/** Messages kept while authorize() decides (encoders wait for Publish.Start before media). */
+const MAX_HELD_MESSAGES = 1024;
 /** How long a refused or unpublished publisher has to read the answer before the socket goes. */
 const CLOSE_GRACE_MS = 1000;
 
@@ -37,11 +39,17 @@ export const keyIdOf = (streamKey: string) =>
 
 type Phase = 'handshake' | 'connect' | 'connected' | 'authorizing' | 'publishing' | 'closing';
 
+export interface IngestConnectionSettings extends ConnectionSettings {
+  /** From the TCP connection to the end of RTMP's own handshake (C0 C1 in, S0 S1 S2 out, C2 in). */
+  rtmpHandshakeTimeoutMs: number;
+}
+
 export class IngestConnection {
   private phase: Phase = 'handshake';
   private readonly handshake = new ServerHandshake();
   private readonly reader: BoundedChunkReader;
   private readonly setupTimer: NodeJS.Timeout;
+  private readonly handshakeTimer: NodeJS.Timeout;
   private outChunkSize = DEFAULT_CHUNK_SIZE;
   private bytesIn = 0;
   private acknowledged = 0;
@@ -62,7 +70,7 @@ export class IngestConnection {
 
   constructor(
     private readonly socket: Socket,
-    private readonly settings: ConnectionSettings,
+    private readonly settings: IngestConnectionSettings,
     onClosed: () => void,
   ) {
     this.remoteAddress = socket.remoteAddress ?? '';
@@ -77,10 +85,17 @@ export class IngestConnection {
       () => this.abort('timeout', `not publishing ${settings.handshakeTimeoutMs} ms after connecting`),
       settings.handshakeTimeoutMs,
     );
+    // An idle or trickling socket takes a connection slot: RTMP's handshake has a shorter time.
+    const handshakeMs = settings.rtmpHandshakeTimeoutMs;
+    this.handshakeTimer = setTimeout(() => {
+      if (this.phase === 'handshake')
+        this.abort('timeout', `no RTMP handshake ${handshakeMs} ms after connecting`);
+    }, handshakeMs);
     socket.on('data', (bytes: Buffer) => this.received(bytes));
     socket.on('error', () => {}); // a reset or broken pipe: 'close' follows
     socket.once('close', () => {
       clearTimeout(this.setupTimer);
+      clearTimeout(this.handshakeTimer);
       this.endSession(this.endReason, this.endDetail);
       onClosed();
     });
@@ -131,6 +146,7 @@ export class IngestConnection {
         if (step.reply) this.socket.write(step.reply);
         if (!step.done) return;
         this.phase = 'connect';
+        clearTimeout(this.handshakeTimer);
         rest = step.rest;
       }
       this.countIn(rest.length);
@@ -158,7 +174,7 @@ export class IngestConnection {
   private hold(message: RtmpMessage): void {
     this.held.push(message);
     this.heldBytes += message.payload.length;
-    if (this.heldBytes > this.settings.maxMessageBytes)
+    if (this.heldBytes > this.settings.maxMessageBytes || this.held.length > MAX_HELD_MESSAGES)
       throw new RtmpLimitError('too much arrived before the publish was authorized');
   }
 
