@@ -296,7 +296,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     sessionIdleTimeoutMs: config.sessionIdleTimeoutMs,
   });
   await app.register(catalogRoutes, { db: database.db, publicUrl: config.publicUrl });
-  await app.register(imageUploadRoutes, { storage, limiter });
+  await app.register(imageUploadRoutes, { db: database.db, storage, limiter });
   await app.register(sellerRoutes, { db: database.db });
   await app.register(storefrontRoutes, { db: database.db });
   await app.register(seoRoutes, { publicUrl: config.publicUrl });
@@ -373,6 +373,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     mailer,
     publicUrl: config.publicUrl,
     platformFeePercent: config.platformFeePercent,
+    secret: config.sessionSecret,
   });
   await app.register(orderRoutes, {
     db: database.db,

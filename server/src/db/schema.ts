@@ -170,6 +170,24 @@ export const storageRemovals = pgTable(
   (t) => [index('storage_removals_due_idx').on(t.nextAttemptAt)],
 );
 
+/**
+ * Who uploaded each image (POST /api/uploads/product-image): only its owner may use it as a
+ * profile picture or a product's image, and deleting an account removes the uploads it owns
+ * (not those of products kept for their orders), never another account's.
+ */
+export const uploads = pgTable(
+  'uploads',
+  {
+    /** The storage key, `uploads/<uuid>.webp` (served as /media/uploads/<uuid>.webp). */
+    key: text('key').primaryKey(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('uploads_owner_idx').on(t.ownerId)],
+);
+
 export const categories = pgTable(
   'categories',
   {
@@ -693,6 +711,12 @@ export const subscriptions = pgTable(
     refundRequestedAt: timestamp('refund_requested_at', { withTimezone: true }),
     /** When the provider refunded it and the plan returned to free. */
     refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    /**
+     * A money-back request is with the provider until then: another request meanwhile is told it
+     * is being processed. Cleared when the provider fails; a request that died lets a retry take
+     * over once it passes.
+     */
+    refundAttemptUntil: timestamp('refund_attempt_until', { withTimezone: true }),
     /** Time of the newest provider event applied; older events arriving late are ignored. */
     lastEventAt: timestamp('last_event_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -705,6 +729,24 @@ export const subscriptions = pgTable(
       .where(sql`${t.status} in ('incomplete', 'active')`),
     check('subscriptions_status_check', sql`${t.status} in ('incomplete', 'active', 'canceled', 'expired')`),
   ],
+);
+
+/**
+ * The money-back guarantee is once per address too, not only per account: a claim records a keyed
+ * hash (HMAC-SHA256 under SESSION_SECRET) of the address the account had when it claimed, so
+ * neither deleting the account and signing up again nor changing the address opens it again.
+ */
+export const moneyBackClaims = pgTable(
+  'money_back_claims',
+  {
+    /** HMAC-SHA256 of the trimmed, lower-cased address, base64url; never the address itself. */
+    emailHash: text('email_hash').primaryKey(),
+    subscriptionId: uuid('subscription_id')
+      .notNull()
+      .references(() => subscriptions.id),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('money_back_claims_subscription_idx').on(t.subscriptionId)],
 );
 
 /**

@@ -47,6 +47,19 @@ describe('per-address limits behind a reverse proxy', () => {
     expect(codes.at(-1)).toBe(429);
   });
 
+  it('TRUST_PROXY=1: IPv6 clients count by their /64, so rotating the low bits is one client', async () => {
+    t = await buildTestApp({ trustProxy: 1 });
+    // Every sign-up from another address of 2001:db8:1:2::/64, written in other forms and cases.
+    const inOne64 = (i: number) =>
+      i % 2 === 0 ? `2001:db8:1:2:${i.toString(16)}::1` : `2001:DB8:0001:0002:ffff:${i.toString(16)}:0:${i}`;
+    const codes = await signUpsFrom(t.app, inOne64, SIGNUP_LIMITS.perIp + 1);
+    expect(codes.slice(0, SIGNUP_LIMITS.perIp).every((code) => code === 201)).toBe(true);
+    expect(codes.at(-1)).toBe(429);
+    // The neighbouring /64 is another client; so is an IPv4 client.
+    expect(await signUpsFrom(t.app, () => '2001:db8:1:3::1', 1)).toEqual([201]);
+    expect(await signUpsFrom(t.app, () => '198.51.100.10', 1)).toEqual([201]);
+  });
+
   it('TRUST_PROXY=false: X-Forwarded-For is ignored', async () => {
     t = await buildTestApp({ trustProxy: false });
     const codes = await signUpsFrom(t.app, (i) => `198.51.100.${i}`, SIGNUP_LIMITS.perIp + 1);

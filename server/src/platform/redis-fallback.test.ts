@@ -45,10 +45,25 @@ describe('while Redis is unreachable', () => {
     for (let i = 0; i < 4; i++) results.push(await limiter.hit('signin:ada', 3, 60));
     expect(results.map((r) => r.allowed)).toEqual([true, true, true, false]);
     expect(results[3]?.retryAfterSec).toBeGreaterThan(0);
-    expect((await limiter.peek('signin:ada', 3)).allowed).toBe(false);
+    expect((await limiter.reserve([{ key: 'signin:ada', limit: 3 }], 60)).allowed).toBe(false);
     await limiter.reset('signin:ada');
-    expect((await limiter.peek('signin:ada', 3)).allowed).toBe(true);
+    expect((await limiter.reserve([{ key: 'signin:ada', limit: 3 }], 60)).allowed).toBe(true);
     expect(lines.filter((line) => line.level === 'warn')).toHaveLength(1);
+  });
+
+  it('reservations count in memory: at most the limit at once, and a release gives one back', async () => {
+    const limiter = redisRateLimiter(unreachableClient(), 'test:', { log: recordingLog().log });
+    const keys = [
+      { key: 'signin:fail:ip:a', limit: 50 },
+      { key: 'signin:fail:handle:ada:ip:a', limit: 3 },
+    ];
+    const results = await Promise.all(Array.from({ length: 8 }, () => limiter.reserve(keys, 60)));
+    expect(results.filter((r) => r.allowed)).toHaveLength(3);
+    const refused = results.find((r) => !r.allowed);
+    expect(refused?.retryAfterSec).toBeGreaterThan(0);
+    await results.find((r) => r.allowed)?.release();
+    expect((await limiter.reserve(keys, 60)).allowed).toBe(true);
+    expect((await limiter.reserve(keys, 60)).allowed).toBe(false);
   });
 
   it('token buckets take from memory: a burst, then refused', async () => {

@@ -53,6 +53,11 @@ describe('files of a deleted account', () => {
     for (const key of [`hls/${roomName}/index.m3u8`, `hls/${roomName}/seg-1-00001.m4s`, avatar]) {
       await storage.put(key, Buffer.from('#EXTM3U\n'), 'application/octet-stream');
     }
+    // The avatar is the seller's own upload (an upload's owner is recorded when it is made).
+    await database.pool.query('insert into uploads (key, owner_id) values ($1, $2)', [
+      avatar,
+      seller.user.id,
+    ]);
     expect(
       (await call('PATCH', '/api/account/profile', { profileImageUrl: `/media/${avatar}` }))?.statusCode,
     ).toBe(200);

@@ -133,6 +133,6 @@ export async function listenOnLoopback(app: FastifyInstance): Promise<string> {
 /** A rate limiter that allows everything, for tests that sign up more accounts than one address may. */
 export const unlimited: RateLimiter = {
   hit: async () => ({ allowed: true, retryAfterSec: 0 }),
-  peek: async () => ({ allowed: true, retryAfterSec: 0 }),
+  reserve: async () => ({ allowed: true, retryAfterSec: 0, release: async () => {} }),
   reset: async () => {},
 };

@@ -19,6 +19,7 @@ import { userSchema } from '@streamshop/contract/auth.ts';
 import { errorBodySchema } from '@streamshop/contract/errors.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
+import { addressBucket } from '../../platform/address-bucket.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
@@ -26,6 +27,7 @@ import type { RoomHub } from '../../platform/room-hub.ts';
 import { SIGNED_IN, signedInUser } from '../../platform/sessions.ts';
 import type { StorageRemovals } from '../../platform/storage-removals.ts';
 import { AccountTokens } from '../auth/service.ts';
+import { assertOwnUpload } from '../catalog/service.ts';
 import {
   accountOverview,
   changePassword,
@@ -69,7 +71,16 @@ export const accountRoutes: FastifyPluginAsyncZod<{
       config: SIGNED_IN,
       schema: { body: profileBodySchema, response: { 200: userSchema, ...errors } },
     },
-    async (request) => changeProfile(db, signedInUser(request).id, request.body),
+    async (request) => {
+      const user = signedInUser(request);
+      // A picture is an upload of the account's own (400 on profileImageUrl otherwise).
+      await assertOwnUpload(db, user.id, request.body.profileImageUrl, {
+        publicUrl,
+        field: 'profileImageUrl',
+        current: user.profileImageUrl,
+      });
+      return changeProfile(db, user.id, request.body);
+    },
   );
 
   app.post(
@@ -80,7 +91,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => {
       const userId = signedInUser(request).id;
-      await changePassword(db, mail, limiter, userId, request.body, request.ip);
+      await changePassword(db, mail, limiter, userId, request.body, addressBucket(request.ip));
       // Every other browser of the account is signed out (its sockets close); this one stays.
       const otherSessionsEnded = await app.sessions.endAllOf(userId, request.sessionIdHash);
       return { otherSessionsEnded };
@@ -100,7 +111,14 @@ export const accountRoutes: FastifyPluginAsyncZod<{
       reply
         .status(202)
         .send(
-          await requestEmailChange(db, mail, limiter, signedInUser(request).id, request.body, request.ip),
+          await requestEmailChange(
+            db,
+            mail,
+            limiter,
+            signedInUser(request).id,
+            request.body,
+            addressBucket(request.ip),
+          ),
         ),
   );
 
@@ -182,7 +200,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       const userId = signedInUser(request).id;
-      const deleted = await deleteAccount(db, mail, limiter, userId, request.body, request.ip);
+      const deleted = await deleteAccount(db, mail, limiter, userId, request.body, addressBucket(request.ip));
       await Promise.all(
         deleted.endedLiveRooms.map((roomName) => hub.publish(roomName, { type: 'stream_ended' })),
       );

@@ -32,7 +32,7 @@ import {
   uniqueViolation,
   updateProfile,
 } from '../auth/service.ts';
-import { listSellerProducts, retireSellerProducts, uploadKeysOf } from '../catalog/service.ts';
+import { listSellerProducts, releaseUploadsOf, retireSellerProducts } from '../catalog/service.ts';
 import { messagesOfUser, renameAuthor } from '../chat/service.ts';
 import { streamMediaFolder } from '../media/service.ts';
 import { listRecentOrders } from '../orders/service.ts';
@@ -77,16 +77,24 @@ async function confirmPassword(
       [field]: 'your account has no password (you sign in with an identity provider)',
     });
   }
-  const failures = [
-    [`account:password-fail:user:${user.id}`, PASSWORD_CHECK_LIMITS.perAccount],
-    [`account:password-fail:ip:${ip}`, PASSWORD_CHECK_LIMITS.perIp],
-  ] as const;
-  for (const [key, limit] of failures) {
-    const result = await limiter.peek(key, limit);
-    if (!result.allowed) throw tooManyRequests(result.retryAfterSec);
+  // Counted as a failure before the check and given back when right: checks sent all at once are
+  // never all made (at most the limit are).
+  const attempt = await limiter.reserve(
+    [
+      { key: `account:password-fail:user:${user.id}`, limit: PASSWORD_CHECK_LIMITS.perAccount },
+      { key: `account:password-fail:ip:${ip}`, limit: PASSWORD_CHECK_LIMITS.perIp },
+    ],
+    PASSWORD_CHECK_LIMITS.windowSec,
+  );
+  if (!attempt.allowed) throw tooManyRequests(attempt.retryAfterSec);
+  let right: boolean;
+  try {
+    right = await verifyPassword(user.passwordHash, password);
+  } catch (error) {
+    await attempt.release(); // our failure, not a wrong password
+    throw error;
   }
-  if (await verifyPassword(user.passwordHash, password)) return;
-  for (const [key, limit] of failures) await limiter.hit(key, limit, PASSWORD_CHECK_LIMITS.windowSec);
+  if (right) return attempt.release();
   throw badRequest(`Invalid ${field}: ${WRONG_PASSWORD_REASON}`, { [field]: WRONG_PASSWORD_REASON });
 }
 
@@ -291,9 +299,10 @@ export const SUBSCRIPTION_OPEN_MESSAGE =
  * when an order names them), chat messages stay under a placeholder handle, a last message goes
  * to the address, and the users row is emptied: orders and payments keep naming it. The rooms go
  * (404) with their video: recordings, replays and thumbnails are queued for removal from storage
- * in the same transaction, as are the avatar and the deleted products' images (the storage
- * removals worker takes them out, retrying until storage answers; a live stream's last seconds
- * are removed where its recording stops). The caller ends every session and kicks the worker.
+ * in the same transaction, as are the images the account uploaded (it owns them: those of other
+ * accounts stay, whatever its profile or products named), but the images of the products that
+ * stay for their orders (the storage removals worker takes them out, retrying until storage
+ * answers; a live stream's last seconds are removed where its recording stops). The caller ends every session and kicks the worker.
  * Answers the rooms that were live, for their viewers to be told.
  */
 export async function deleteAccount(
@@ -326,11 +335,12 @@ export async function deleteAccount(
   }
   const placeholderHandle = `deleted_${randomBytes(6).toString('hex')}`;
   await db.transaction(async (tx) => {
-    const retired = await retireSellerProducts(db, tx, userId);
+    await retireSellerProducts(db, tx, userId);
     const rooms = await forgetStreamsOfOwner(tx, userId);
     await queueStorageRemovals(tx, [
       ...rooms.map(streamMediaFolder),
-      ...uploadKeysOf([user.profileImageUrl, ...retired.deletedImageUrls]),
+      // After the products are retired: the images of those that stay are kept.
+      ...(await releaseUploadsOf(tx, userId, new URL(mail.publicUrl).origin)),
     ]);
     await renameAuthor(tx, userId, placeholderHandle);
     await mail.mailer.queue(

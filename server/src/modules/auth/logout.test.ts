@@ -102,6 +102,12 @@ describe('a product image cannot point at anything on the site but uploaded medi
     'https://images.example.com/record.jpg',
   ])('accepts %s', async (imageUrl) => {
     const seller = await signUp(t.app);
+    // An upload names the seller's own image (POST /api/uploads/product-image records its owner).
+    await t.database.pool.query(
+      `insert into uploads (key, owner_id) values ('uploads/0b7c5f3e-6f55-4a39-9d7e-3c2a7c4b8b21.webp', $1)
+       on conflict (key) do update set owner_id = excluded.owner_id`,
+      [seller.user.id],
+    );
     const created = await saveProduct(seller.cookie, imageUrl);
     expect(created.statusCode).toBe(201);
     expect(created.json().imageUrl).toBe(imageUrl);

@@ -18,6 +18,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
+import { addressBucket } from '../../platform/address-bucket.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
 import { toUser } from '../../platform/user.ts';
@@ -222,7 +223,13 @@ export const oidcRoutes: FastifyPluginAsyncZod<{ db: Db; config: Config; limiter
     },
     async (request, reply) => {
       const link = pendingLinkOf(request);
-      const user = await linkWithPassword(db, limiter, link, request.body.password, request.ip);
+      const user = await linkWithPassword(
+        db,
+        limiter,
+        link,
+        request.body.password,
+        addressBucket(request.ip),
+      );
       reply.clearCookie(LINK_COOKIE, linkCookieOptions);
       await app.sessions.start(reply, user.id, request.sessionIdHash);
       request.log.info({ provider: link.provider, userId: user.id }, 'OpenID Connect identity linked');

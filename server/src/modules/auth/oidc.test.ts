@@ -534,6 +534,28 @@ describe('an identity whose verified email an existing account has (no automatic
     expect(await identitiesOf('lee-sub')).toHaveLength(0);
   });
 
+  it('checks at most the limit of password attempts sent at once', async () => {
+    await signUpVerified(t.app, { email: 'lou@example.com', password: 'lou-secret-12' });
+    accounts.set('lou-sub', { email: 'lou@example.com', email_verified: true, name: 'Lou L' });
+    const linkCookie = linkPage(await signInAs('lou-sub'));
+    // From an address of its own: the per-address limit (50) is not what this counts.
+    const responses = await Promise.all(
+      Array.from({ length: 25 }, (_, attempt) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/auth/link',
+          remoteAddress: '198.51.100.60',
+          payload: { password: `wrong-${attempt}` },
+          cookies: { [LINK_COOKIE]: linkCookie },
+        }),
+      ),
+    );
+    const statuses = responses.map((response) => response.statusCode);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(LINK_LIMITS.perAccount);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(25 - LINK_LIMITS.perAccount);
+    expect(await identitiesOf('lou-sub')).toHaveLength(0);
+  });
+
   it('refuses a missing, forged, foreign or expired pending link before reading the body', async () => {
     const noLink = 'No sign-in is waiting to be linked. Continue with Google or Replit again.';
     for (const method of ['GET', 'POST'] as const) {

@@ -15,6 +15,7 @@ import {
 import { errorBodySchema } from '@streamshop/contract/errors.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
+import { addressBucket } from '../../platform/address-bucket.ts';
 import { unauthorized } from '../../platform/errors.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
@@ -49,7 +50,7 @@ export const authRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      const user = await signUp(db, limiter, mail, request.body, request.ip);
+      const user = await signUp(db, limiter, mail, request.body, addressBucket(request.ip));
       await app.sessions.start(reply, user.id, request.sessionIdHash);
       return reply.status(201).send(toUser(user));
     },
@@ -64,7 +65,7 @@ export const authRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      const user = await signIn(db, limiter, request.body, request.ip);
+      const user = await signIn(db, limiter, request.body, addressBucket(request.ip));
       await app.sessions.start(reply, user.id, request.sessionIdHash);
       return toUser(user);
     },
@@ -129,7 +130,7 @@ export const authRoutes: FastifyPluginAsyncZod<{
         mail,
         limiter,
         request.body.email,
-        request.ip,
+        addressBucket(request.ip),
       );
       await reply.status(202).send({ message });
       // After the answer has gone: how long the lookup and the queueing take must not tell whether
@@ -149,7 +150,7 @@ export const authRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      const user = await resetPassword(db, mail, limiter, request.body, request.ip);
+      const user = await resetPassword(db, mail, limiter, request.body, addressBucket(request.ip));
       // Every session of the account ends (here and on every instance); this browser gets a new one.
       await app.sessions.endAllOf(user.id, null);
       await app.sessions.start(reply, user.id, request.sessionIdHash);

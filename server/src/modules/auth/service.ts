@@ -84,20 +84,28 @@ export async function signUp(
   }
 }
 
+/**
+ * The attempt is counted as a failure before the password is checked, and given back when it is
+ * right: sign-ins sent all at once are never all checked (at most the limit are).
+ */
 export async function signIn(db: Db, limiter: RateLimiter, input: SigninInput, ip: string): Promise<UserRow> {
-  const failures = [
-    [`signin:fail:ip:${ip}`, SIGNIN_LIMITS.perIp],
-    [`signin:fail:handle:${input.handle}:ip:${ip}`, SIGNIN_LIMITS.perHandle],
-  ] as const;
-  for (const [key, limit] of failures) {
-    const result = await limiter.peek(key, limit);
-    if (!result.allowed) throw tooManyRequests(result.retryAfterSec);
+  const attempt = await limiter.reserve(
+    [
+      { key: `signin:fail:ip:${ip}`, limit: SIGNIN_LIMITS.perIp },
+      { key: `signin:fail:handle:${input.handle}:ip:${ip}`, limit: SIGNIN_LIMITS.perHandle },
+    ],
+    SIGNIN_LIMITS.windowSec,
+  );
+  if (!attempt.allowed) throw tooManyRequests(attempt.retryAfterSec);
+  let user: UserRow | undefined;
+  try {
+    const found = await findUserByHandle(db, input.handle);
+    if (await verifyPassword(found?.passwordHash ?? null, input.password)) user = found;
+  } catch (error) {
+    await attempt.release(); // our failure, not a wrong password
+    throw error;
   }
-  const user = await findUserByHandle(db, input.handle);
-  const ok = await verifyPassword(user?.passwordHash ?? null, input.password);
-  if (!user || !ok) {
-    for (const [key, limit] of failures) await limiter.hit(key, limit, SIGNIN_LIMITS.windowSec);
-    throw new AppError(401, 'INVALID_CREDENTIALS', 'Invalid credentials');
-  }
+  if (!user) throw new AppError(401, 'INVALID_CREDENTIALS', 'Invalid credentials');
+  await attempt.release();
   return user;
 }

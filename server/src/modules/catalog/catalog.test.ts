@@ -171,6 +171,11 @@ describe('products', () => {
   const valid = () => ({ title: 'Test pressing', priceCents: 2599, condition: 'new', categoryId: vinyl });
 
   it('creates a product for the signed-in seller and reads it back', async () => {
+    // An image the seller uploaded (POST /api/uploads/product-image records its owner).
+    await t.database.pool.query(
+      `insert into uploads (key, owner_id) values ('uploads/0b7c5f3e-6f55-4a39-9d7e-3c2a7c4b8b21.webp', $1)`,
+      [seller.user.id],
+    );
     const created = await addProduct(seller.cookie, {
       ...valid(),
       description: '  Limited  ',

@@ -8,10 +8,12 @@ import {
 import { errorBodySchema } from '@streamshop/contract/errors.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import sharp from 'sharp';
+import type { Db } from '../../db/client.ts';
 import { AppError, badRequest, notFound, tooManyRequests } from '../../platform/errors.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
 import { SIGNED_IN, signedInUser } from '../../platform/sessions.ts';
 import type { Storage } from '../../platform/storage.ts';
+import { forgetUpload, recordUpload } from './uploads-repo.ts';
 
 /** Longest side of a stored product image; larger uploads are scaled down. */
 const MAX_SIDE = 1200;
@@ -87,22 +89,34 @@ async function reencode(input: Buffer): Promise<Buffer> {
 const UPLOAD_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.webp$/;
 
 /**
- * The storage keys of uploaded images, by their URLs (`/media/uploads/<name>`); other URLs (the
- * demo's, a product's link elsewhere) have none.
+ * The storage key of the uploaded image a URL names: `/media/uploads/<name>`, or the same path on
+ * the site's own origin (`publicUrl`), in any letter case; undefined for other URLs (the demo's
+ * drawings, an image elsewhere).
  */
-export function uploadKeysOf(urls: Array<string | null | undefined>): string[] {
-  const keys: string[] = [];
-  for (const url of urls) {
-    const name = url?.startsWith('/media/uploads/') ? url.slice('/media/uploads/'.length) : undefined;
-    if (name && UPLOAD_NAME.test(name)) keys.push(`uploads/${name}`);
+export function uploadKeyOf(url: string | null | undefined, publicUrl: string): string | undefined {
+  if (!url) return undefined;
+  let path = url;
+  if (!url.startsWith('/')) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return undefined;
+    }
+    if (parsed.origin !== new URL(publicUrl).origin || parsed.search || parsed.hash) return undefined;
+    path = parsed.pathname;
   }
-  return keys;
+  const name = path.toLowerCase().startsWith('/media/uploads/')
+    ? path.slice('/media/uploads/'.length).toLowerCase()
+    : undefined;
+  return name && UPLOAD_NAME.test(name) ? `uploads/${name}` : undefined;
 }
 
-export const imageUploadRoutes: FastifyPluginAsyncZod<{ storage: Storage; limiter: RateLimiter }> = async (
-  app,
-  { storage, limiter },
-) => {
+export const imageUploadRoutes: FastifyPluginAsyncZod<{
+  db: Db;
+  storage: Storage;
+  limiter: RateLimiter;
+}> = async (app, { db, storage, limiter }) => {
   await app.register(fastifyMultipart, { limits: { fileSize: MAX_IMAGE_UPLOAD_BYTES, files: 1, fields: 5 } });
 
   // Served from the storage, so every instance serves every upload (local directory or S3).
@@ -164,7 +178,15 @@ export const imageUploadRoutes: FastifyPluginAsyncZod<{ storage: Storage; limite
       await detectFormat(raw);
       const webp = await reencode(raw);
       const name = `${randomUUID()}.webp`;
-      await storage.put(`uploads/${name}`, webp, 'image/webp');
+      // The owner is recorded first, so no stored upload is without one: only the owner may use
+      // it, and deleting the owner's account removes it.
+      await recordUpload(db, `uploads/${name}`, user.id);
+      try {
+        await storage.put(`uploads/${name}`, webp, 'image/webp');
+      } catch (error) {
+        await forgetUpload(db, `uploads/${name}`).catch(() => {});
+        throw error;
+      }
       return reply.status(201).send({ url: `/media/uploads/${name}` });
     },
   );

@@ -1,5 +1,11 @@
 import { IMAGE_URL_PATTERN } from '@streamshop/contract/catalog.ts';
+import type { Db } from '../../db/client.ts';
 import { badRequest } from '../../platform/errors.ts';
+import { uploadKeyOf } from './image-upload.ts';
+import { isUploadOf } from './uploads-repo.ts';
+
+/** The answer, on the field, when an image uploaded by another account is named. */
+export const NOT_YOUR_UPLOAD = 'is not an image you uploaded';
 
 /**
  * The contract already limits site paths to uploaded media; an absolute URL on the site's own
@@ -20,4 +26,23 @@ export function assertImageUrlOnSite(imageUrl: string | null, publicUrl: string)
       imageUrl: 'must be an http(s) URL or an image uploaded here',
     });
   }
+}
+
+/**
+ * An uploaded image (`/media/uploads/…`, relative or on the site's origin) may be a product's
+ * image or a profile picture only of the account that uploaded it: 400 on `field` otherwise, so
+ * nobody can tie another account's file to their own. Other URLs are not uploads and pass. The
+ * value already saved (`current`) passes unchanged, so an edit never trips over an image set
+ * before uploads had owners; deleting an account removes only what it owns either way.
+ */
+export async function assertOwnUpload(
+  db: Db,
+  userId: string,
+  imageUrl: string | null | undefined,
+  options: { publicUrl: string; field: string; current?: string | null },
+): Promise<void> {
+  const key = uploadKeyOf(imageUrl, options.publicUrl);
+  if (!key || imageUrl === options.current) return;
+  if (await isUploadOf(db, key, userId)) return;
+  throw badRequest(`Invalid ${options.field}: it ${NOT_YOUR_UPLOAD}`, { [options.field]: NOT_YOUR_UPLOAD });
 }

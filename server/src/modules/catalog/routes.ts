@@ -11,7 +11,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { SIGNED_IN, signedInUser } from '../../platform/sessions.ts';
-import { assertImageUrlOnSite } from './image-url.ts';
+import { assertImageUrlOnSite, assertOwnUpload } from './image-url.ts';
 import {
   assertOwnProduct,
   createProduct,
@@ -70,6 +70,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db; publicUrl: string }>
     async (request, reply) => {
       const seller = signedInUser(request);
       assertImageUrlOnSite(request.body.imageUrl, publicUrl);
+      await assertOwnUpload(db, seller.id, request.body.imageUrl, { publicUrl, field: 'imageUrl' });
       const product = await createProduct(db, seller.id, request.body);
       return reply.status(201).send(product);
     },
@@ -93,6 +94,11 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db; publicUrl: string }>
     async (request) => {
       const seller = signedInUser(request);
       assertImageUrlOnSite(request.body.imageUrl, publicUrl);
+      await assertOwnUpload(db, seller.id, request.body.imageUrl, {
+        publicUrl,
+        field: 'imageUrl',
+        current: (await getProduct(db, request.params.id)).imageUrl,
+      });
       return updateProduct(db, seller.id, request.params.id, request.body);
     },
   );

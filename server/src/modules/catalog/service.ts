@@ -29,7 +29,9 @@ import {
   updateOwnProduct,
 } from './products-repo.ts';
 
-export { uploadKeysOf } from './image-upload.ts';
+export { uploadKeyOf } from './image-upload.ts';
+export { assertOwnUpload, NOT_YOUR_UPLOAD } from './image-url.ts';
+export { releaseUploadsOf } from './uploads-repo.ts';
 
 export type ExploreQuery = z.output<typeof exploreQuerySchema>;
 export type ProductInput = z.output<typeof productBodySchema>;

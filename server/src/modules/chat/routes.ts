@@ -12,6 +12,7 @@ import type { WebSocket } from 'ws';
 import type { Db } from '../../db/client.ts';
 import { iso } from '../../db/time.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../../db/unavailable.ts';
+import { addressBucket } from '../../platform/address-bucket.ts';
 import { sameOrigin } from '../../platform/origin-check.ts';
 import type { RoomHub } from '../../platform/room-hub.ts';
 import type { SessionSockets } from '../../platform/session-sockets.ts';
@@ -54,7 +55,7 @@ export const chatRoutes: FastifyPluginAsync<{
   const viewerKey = (request: FastifyRequest) =>
     request.user
       ? `user:${request.user.id}`
-      : `address:${createHmac('sha256', secret).update(request.ip).digest('base64url')}`;
+      : `address:${createHmac('sha256', secret).update(addressBucket(request.ip)).digest('base64url')}`;
   /** A limiter that cannot answer (Redis down) lets the message through: chat stays usable. */
   const allowed = (key: string, request: FastifyRequest) =>
     limiter.take(key).catch((error) => {

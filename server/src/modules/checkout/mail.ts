@@ -11,6 +11,11 @@ export interface CheckoutMail {
   publicUrl: string;
   /** PLATFORM_FEE_PERCENT, for the ledger entries written with each order (ADR 0016). */
   platformFeePercent?: number;
+  /**
+   * SESSION_SECRET: keys the hash of the address a money-back refund was claimed with, which the
+   * first receipt, the subscription's view and the claim itself look up (once per address).
+   */
+  moneyBackSecret: string;
 }
 
 const longDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });

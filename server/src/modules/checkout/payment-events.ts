@@ -20,7 +20,7 @@ import {
   updateSubscriptionTerms,
 } from './payment-events-repo.ts';
 import { putOnPlan } from './plan.ts';
-import { accountForMail, moneyBackUsedAt } from './subscriptions-repo.ts';
+import { accountForMail, moneyBackEmailHash, moneyBackUsedAt } from './subscriptions-repo.ts';
 
 export type EventOutcome = 'handled' | 'duplicate';
 
@@ -180,7 +180,9 @@ async function queueProReceipt(
   const account = await accountForMail(tx, subscription.user_id);
   if (!account) return;
   const firstInvoice = subscription.first_paid_at === null;
-  const guaranteeOpen = firstInvoice && !(await moneyBackUsedAt(tx, subscription.user_id, subscription.id));
+  const emailHash = moneyBackEmailHash(mail.moneyBackSecret, account.email);
+  const guaranteeOpen =
+    firstInvoice && !(await moneyBackUsedAt(tx, subscription.user_id, emailHash, subscription.id));
   await mail.mailer.queue(
     tx,
     `pro-receipt:${invoice.provider}:${invoice.invoiceRef}`,

@@ -20,6 +20,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
+import { addressBucket } from '../../platform/address-bucket.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
 import type { LocalProvider } from '../../platform/payments/local.ts';
@@ -30,7 +31,13 @@ import type { CheckoutMail } from './mail.ts';
 import { applyPaymentEvent } from './payment-events.ts';
 import { completeRefunds } from './payment-jobs.ts';
 import { openCheckout, removeAddress, savedAddresses } from './service.ts';
-import { cancelSubscription, openSubscription, refundSubscription, subscriptionOf } from './subscriptions.ts';
+import {
+  cancelSubscription,
+  openSubscription,
+  recordEarlierMoneyBackClaims,
+  refundSubscription,
+  subscriptionOf,
+} from './subscriptions.ts';
 
 export const WEBHOOK_PATH = '/api/webhooks/payments';
 
@@ -88,8 +95,15 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{
   publicUrl: string;
   /** PLATFORM_FEE_PERCENT, for the ledger entries written with each order (ADR 0016). */
   platformFeePercent?: number;
-}> = async (app, { db, provider, onOrder, mailer, publicUrl, platformFeePercent }) => {
-  const mail: CheckoutMail = { mailer, publicUrl, platformFeePercent };
+  /** SESSION_SECRET: keys the hash of the address a money-back refund was claimed with. */
+  secret: string;
+}> = async (app, { db, provider, onOrder, mailer, publicUrl, platformFeePercent, secret }) => {
+  const mail: CheckoutMail = { mailer, publicUrl, platformFeePercent, moneyBackSecret: secret };
+  // Refunds claimed before claims were kept by address count for the address too (once; a failure
+  // is tried again at the next start, and the account's own check still holds meanwhile).
+  await recordEarlierMoneyBackClaims(db, secret).catch((error) =>
+    app.log.warn({ err: error }, 'recording earlier money-back claims failed'),
+  );
   app.get('/api/payments/config', { schema: { response: { 200: paymentConfigSchema } } }, async () =>
     provider.clientConfig(),
   );
@@ -108,7 +122,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{
       const buyerId = signedInUser(request).id;
       const opened = await openCheckout(db, provider, buyerId, request.params.productId, {
         ...request.body,
-        clientAddress: request.ip,
+        clientAddress: addressBucket(request.ip),
         platformFeePercent,
       });
       // Paid already and no unit left to hold: the order, not 409.
@@ -154,7 +168,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/api/subscription',
     { config: SIGNED_IN, schema: { response: { 200: subscriptionResponseSchema, 401: errorBodySchema } } },
-    async (request) => ({ subscription: await subscriptionOf(db, signedInUser(request).id) }),
+    async (request) => ({ subscription: await subscriptionOf(db, secret, signedInUser(request).id) }),
   );
 
   app.post(

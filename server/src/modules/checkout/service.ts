@@ -64,8 +64,9 @@ export const CHECKOUT_RESERVATION_SECONDS = 600;
  * away from real buyers. A hold is a pending checkout payment whose reserved_until is still ahead.
  * - A person buys a few things at once, not dozens: MAX_HOLDS_PER_ACCOUNT.
  * - Sign-ups are limited per address, but an attacker can still collect some accounts; the holds of
- *   all accounts behind one client address (request.ip, so set TRUST_PROXY behind a proxy) are capped
- *   too, high enough for a household or an office behind one NAT: MAX_HOLDS_PER_ADDRESS.
+ *   all accounts behind one client address (request.ip, so set TRUST_PROXY behind a proxy; an IPv6
+ *   client by its /64, platform/address-bucket.ts) are capped too, high enough for a household or
+ *   an office behind one NAT: MAX_HOLDS_PER_ADDRESS.
  * - An offer lasts at most OFFER_MAX_SECONDS (5 min), so a 10-minute hold at the offer price could
  *   outlast it and lock its few units up for the whole offer: such holds last
  *   OFFER_RESERVATION_SECONDS, enough to type a card, and the units go back to the room sooner.
@@ -114,7 +115,7 @@ type Reservation =
 export interface CheckoutContext {
   roomName?: string | undefined;
   showBuyer?: boolean | undefined;
-  /** The buyer's client address (request.ip), to cap open holds per address. */
+  /** The buyer's client address (addressBucket(request.ip): IPv6 by its /64), to cap open holds per address. */
   clientAddress?: string | undefined;
   /** Where a shipped product goes (required for one, refused for a digital or pickup product). */
   shippingAddress?: ShippingAddress | undefined;

@@ -12,17 +12,31 @@ import {
   attachProviderSubscription,
   cancelSubscriptionRow,
   claimMoneyBack,
+  currentEmailHash,
   insertIncompleteSubscription,
   latestPaidSubscriptionOf,
   markCancelAtPeriodEnd,
   markRefunded,
+  moneyBackEmailHash,
   moneyBackUsedAt,
   openSubscriptionOf,
   planOf,
+  recordEarlierMoneyBackClaims as recordEarlierClaims,
+  releaseRefundAttempt,
   type SubscriptionRow,
+  subscriptionById,
 } from './subscriptions-repo.ts';
 
 export const ALREADY_PRO_MESSAGE = 'Already Pro';
+
+/** The answer (409) to a money-back request while an earlier one is with the provider. */
+export const MONEY_BACK_PROCESSING_MESSAGE = 'Your money-back refund is already being processed.';
+
+/**
+ * How long a money-back request holds the subscription while it asks the provider (several
+ * calls, each retried): one that dies leaves it to a retry after this long.
+ */
+const REFUND_ATTEMPT_SEC = 300;
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -100,15 +114,25 @@ function toSubscription(row: SubscriptionRow, usedElsewhere: Date | null): Subsc
   };
 }
 
-async function subscriptionView(db: Db, userId: string, row: SubscriptionRow): Promise<Subscription> {
-  const usedElsewhere = row.status === 'active' ? await moneyBackUsedAt(db, userId, row.id) : null;
+/** When the account, or its address (`secret` keys its hash), used the guarantee on another subscription. */
+async function usedElsewhereAt(db: Db, secret: string, userId: string, exceptId: string) {
+  return moneyBackUsedAt(db, userId, await currentEmailHash(db, secret, userId), exceptId);
+}
+
+async function subscriptionView(
+  db: Db,
+  secret: string,
+  userId: string,
+  row: SubscriptionRow,
+): Promise<Subscription> {
+  const usedElsewhere = row.status === 'active' ? await usedElsewhereAt(db, secret, userId, row.id) : null;
   return toSubscription(row, usedElsewhere);
 }
 
 /** The caller's latest subscription that was ever paid for, or null. */
-export async function subscriptionOf(db: Db, userId: string): Promise<Subscription | null> {
+export async function subscriptionOf(db: Db, secret: string, userId: string): Promise<Subscription | null> {
   const row = await latestPaidSubscriptionOf(db, userId);
-  return row ? subscriptionView(db, userId, row) : null;
+  return row ? subscriptionView(db, secret, userId, row) : null;
 }
 
 /** The account's active subscription at its provider, for a cancel or a refund; 409 without one. */
@@ -143,7 +167,7 @@ export async function cancelSubscription(
     // Already cancelled (maybe by the provider's event, after a request that died before its
     // notice): the notice's key lets it go out at most once.
     await queueCancellationNotice(db, mail, userId, active);
-    return subscriptionView(db, userId, active);
+    return subscriptionView(db, mail.moneyBackSecret, userId, active);
   }
   assertManagedBy(active, provider);
   try {
@@ -156,7 +180,7 @@ export async function cancelSubscription(
     await queueCancellationNotice(tx, mail, userId, row);
     return row;
   });
-  return subscriptionView(db, userId, updated);
+  return subscriptionView(db, mail.moneyBackSecret, userId, updated);
 }
 
 async function queueCancellationNotice(
@@ -194,10 +218,43 @@ function refundedCents(subscription: SubscriptionRow): number {
   return Math.max(1, months) * PRO_PRICE_CENTS;
 }
 
+/** 409: the guarantee was used on `at` (the subscription still running can be cancelled). */
+const moneyBackUsed = (at: Date, running: boolean) =>
+  conflict(
+    'CONFLICT',
+    `The money-back guarantee can be used once per account, and yours was used on ${formatLongDate(at)}.${running ? ' You can still cancel at the end of the billing period.' : ''}`,
+  );
+
+/** 409 for a subscription whose refund was asked for: done (used), or still with the provider. */
+const moneyBackTaken = (row: SubscriptionRow & { refundRequestedAt: Date }) =>
+  row.refundedAt
+    ? moneyBackUsed(row.refundRequestedAt, false)
+    : conflict('CONFLICT', MONEY_BACK_PROCESSING_MESSAGE);
+
+/**
+ * Why the claim was refused, read again after it: the guarantee was used by another subscription
+ * (of the account or its address) meanwhile, this one's refund is done or with the provider (a
+ * request sent at the same time), or its 30 days are over.
+ */
+async function refusal(db: Db, secret: string, userId: string, active: SubscriptionRow) {
+  const usedElsewhere = await usedElsewhereAt(db, secret, userId, active.id);
+  if (usedElsewhere) return moneyBackUsed(usedElsewhere, true);
+  const now = (await subscriptionById(db, active.id)) ?? active;
+  if (now.refundRequestedAt) return moneyBackTaken({ ...now, refundRequestedAt: now.refundRequestedAt });
+  const ended = active.firstPaidAt ? new Date(active.firstPaidAt.getTime() + MONEY_BACK_DAYS * DAY_MS) : null;
+  return conflict(
+    'CONFLICT',
+    `The ${MONEY_BACK_DAYS}-day money-back guarantee ${ended ? `ended on ${formatLongDate(ended)}` : 'has ended'}. You can still cancel at the end of the billing period.`,
+  );
+}
+
 /**
  * The 30-day money-back guarantee: the provider gives the first payment back and ends the
  * subscription, and the account is on the free plan at once (a live stream keeps its limits until
- * it ends). Once per account; a retry after the provider failed part-way is the same request.
+ * it ends). Once per account and per address (a keyed hash of it is kept, so a new account with
+ * the address of a deleted one, or the account under a new address, cannot use it again); a retry
+ * after the provider failed part-way is the same request; requests sent at the same time refund
+ * once, the others told it is being processed (or done).
  */
 export async function refundSubscription(
   db: Db,
@@ -205,28 +262,34 @@ export async function refundSubscription(
   mail: CheckoutMail,
   userId: string,
 ): Promise<Subscription> {
-  const active = await activeSubscriptionToChange(db, userId, 'refund');
+  const secret = mail.moneyBackSecret;
+  const active = await activeSubscriptionOf(db, userId);
+  if (!active?.providerRef) {
+    // Ended by a refund (maybe a request sent with this one): say so rather than "no subscription".
+    const latest = await latestPaidSubscriptionOf(db, userId);
+    if (latest?.refundRequestedAt)
+      throw moneyBackTaken({ ...latest, refundRequestedAt: latest.refundRequestedAt });
+    throw conflict('CONFLICT', 'You have no active Pro subscription to refund.');
+  }
   assertManagedBy(active, provider);
-  const usedElsewhere = await moneyBackUsedAt(db, userId, active.id);
-  if (usedElsewhere) {
-    throw conflict(
-      'CONFLICT',
-      `The money-back guarantee can be used once per account, and yours was used on ${formatLongDate(usedElsewhere)}. You can still cancel at the end of the billing period.`,
-    );
-  }
-  const claimed = await claimMoneyBack(db, active.id, MONEY_BACK_DAYS);
-  if (!claimed?.providerRef) {
-    const ended = active.firstPaidAt
-      ? new Date(active.firstPaidAt.getTime() + MONEY_BACK_DAYS * DAY_MS)
-      : null;
-    throw conflict(
-      'CONFLICT',
-      `The ${MONEY_BACK_DAYS}-day money-back guarantee ${ended ? `ended on ${formatLongDate(ended)}` : 'has ended'}. You can still cancel at the end of the billing period.`,
-    );
-  }
+  const usedElsewhere = await usedElsewhereAt(db, secret, userId, active.id);
+  if (usedElsewhere) throw moneyBackUsed(usedElsewhere, true);
+  const emailHash = await currentEmailHash(db, secret, userId);
+  const claimed = emailHash
+    ? await claimMoneyBack(db, {
+        subscriptionId: active.id,
+        emailHash,
+        days: MONEY_BACK_DAYS,
+        attemptSec: REFUND_ATTEMPT_SEC,
+      })
+    : undefined;
+  if (!claimed?.providerRef) throw await refusal(db, secret, userId, active);
   try {
     await provider.refundSubscription(claimed.providerRef);
   } catch (error) {
+    // Not refunded: a retry may go at once (the request itself stays recorded, so it still may
+    // after the 30 days).
+    await releaseRefundAttempt(db, claimed.id);
     throw providerUnavailable(error);
   }
   const refunded = await db.transaction(async (tx) => {
@@ -247,4 +310,12 @@ export async function refundSubscription(
     return row;
   });
   return toSubscription(refunded ?? claimed, null);
+}
+
+/**
+ * Money-back refunds claimed before claims were kept by address, recorded now under the account's
+ * current address (idempotent; run at start).
+ */
+export function recordEarlierMoneyBackClaims(db: Db, secret: string): Promise<number> {
+  return recordEarlierClaims(db, (email) => moneyBackEmailHash(secret, email));
 }

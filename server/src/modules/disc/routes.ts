@@ -11,6 +11,7 @@ import {
 import { errorBodySchema } from '@streamshop/contract/errors.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
+import { addressBucket } from '../../platform/address-bucket.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
 import type { PaymentProvider } from '../../platform/payments/provider.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
@@ -48,7 +49,7 @@ export const discRoutes: FastifyPluginAsyncZod<{
     '/api/beta-signup',
     {
       bodyLimit: DISC_FORM_BODY_LIMIT,
-      preValidation: async (request) => throttleDiscForm(limiter, 'beta', request.ip),
+      preValidation: async (request) => throttleDiscForm(limiter, 'beta', addressBucket(request.ip)),
       schema: { body: betaSignupBodySchema, response: { 201: betaSignupResponseSchema, ...errors } },
     },
     async (request, reply) => {
@@ -61,7 +62,7 @@ export const discRoutes: FastifyPluginAsyncZod<{
     '/api/pre-order',
     {
       bodyLimit: DISC_FORM_BODY_LIMIT,
-      preValidation: async (request) => throttleDiscForm(limiter, 'preorder', request.ip),
+      preValidation: async (request) => throttleDiscForm(limiter, 'preorder', addressBucket(request.ip)),
       schema: {
         body: newsletterPreorderBodySchema,
         response: { 201: newsletterPreorderResponseSchema, ...errors },
@@ -74,7 +75,7 @@ export const discRoutes: FastifyPluginAsyncZod<{
     '/api/stream-disc/pre-order',
     {
       bodyLimit: DISC_FORM_BODY_LIMIT,
-      preValidation: async (request) => throttleDiscForm(limiter, 'reservation', request.ip),
+      preValidation: async (request) => throttleDiscForm(limiter, 'reservation', addressBucket(request.ip)),
       schema: { body: discPreorderBodySchema, response: { 201: discPreorderResponseSchema, ...errors } },
     },
     async (request, reply) =>
@@ -85,7 +86,7 @@ export const discRoutes: FastifyPluginAsyncZod<{
     '/api/stream-disc-orders',
     {
       bodyLimit: DISC_FORM_BODY_LIMIT,
-      preValidation: async (request) => throttleDiscForm(limiter, 'order', request.ip),
+      preValidation: async (request) => throttleDiscForm(limiter, 'order', addressBucket(request.ip)),
       schema: { body: discOrderBodySchema, response: { 201: discOrderResponseSchema, ...errors } },
     },
     async (request, reply) => reply.status(201).send(await createDiscOrder(db, mail, request.body)),
