@@ -5,6 +5,22 @@
 module.exports = {
   forbidden: [
     {
+      name: 'app-registers-plugins',
+      severity: 'error',
+      comment:
+        'app.ts builds the platform and registers the modules: it imports a module only through its ' +
+        'plugin.ts (ADR 0021), besides platform/, db/ and config.ts.',
+      from: { path: '^server/src/app[.]ts$' },
+      to: {
+        path: '^server/src/',
+        pathNot: [
+          '^server/src/modules/[^/]+/plugin[.]ts$',
+          '^server/src/(platform|db)/',
+          '^server/src/config[.]ts$',
+        ],
+      },
+    },
+    {
       name: 'server-module-internals',
       severity: 'error',
       comment:

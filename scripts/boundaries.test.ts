@@ -50,6 +50,8 @@ beforeAll(() => {
   file('web/src/lib/links.ts', ['../features/room/room-page.tsx']);
   file('web/src/app/routes.tsx', ['../features/room/room-page.tsx']);
   file('contract/src/live.ts', ['../../server/src/modules/streams/service.ts']);
+  file('server/src/modules/chat/plugin.ts', ['./routes.ts']);
+  file('server/src/app.ts', ['./modules/chat/plugin.ts', './platform/sessions.ts', './modules/chat/routes.ts']);
   file('contract/src/a.ts', ['./b.ts']);
   file('contract/src/b.ts', ['./a.ts']);
 });
@@ -58,6 +60,7 @@ afterAll(() => rmSync(tree, { recursive: true, force: true }));
 describe('import boundaries', () => {
   it('refuse each kind of crossing, and allow entry files, shared layers and the app layer', async () => {
     expect((await violations(tree)).sort()).toEqual([
+      'app-registers-plugins: server/src/app.ts → server/src/modules/chat/routes.ts',
       'contract-stands-alone: contract/src/live.ts → server/src/modules/streams/service.ts',
       'no-cycles: contract/src/a.ts → contract/src/b.ts',
       'platform-below-modules: server/src/platform/sessions.ts → server/src/modules/streams/service.ts',

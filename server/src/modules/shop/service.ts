@@ -1,5 +1,8 @@
 /**
- * Shop's entry: a room's running offer (checkout), featured counts (storefront), and the room's
- * shop and replay chapters (its routes).
+ * Shop's entry: a room's running offer (checkout), featured counts (storefront), the room's shop
+ * and replay chapters (its routes), and what a room is told of a paid order (checkout) and of
+ * stock given back (orders).
  */
+export { announceOrder } from './purchases.ts';
 export { activeOffer, featuredProductCounts, loadRoomShop, replayChapters } from './repo.ts';
+export { announceStock } from './room-stock.ts';

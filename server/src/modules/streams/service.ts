@@ -1,6 +1,7 @@
 import type { Stream } from '@streamshop/contract/catalog.ts';
 import { PLAN_STREAM_SECONDS, type Plan } from '@streamshop/contract/constants.ts';
 import type { Db, Tx } from '../../db/client.ts';
+import type { Bus } from '../../platform/bus.ts';
 import { liveStreamRecords, setPlanOfUnstartedStreams, streamRecordsOfOwner } from './repo.ts';
 import { toStream } from './stream-view.ts';
 
@@ -44,4 +45,19 @@ export const MY_STREAMS_LIMIT = 200;
 
 export async function listStreamsOfOwner(db: Db, ownerId: string, onlyWithVod = false): Promise<Stream[]> {
   return (await streamRecordsOfOwner(db, ownerId, onlyWithVod, MY_STREAMS_LIMIT)).map(toStream);
+}
+
+/** The bus channel on which an instance names the streams it ended by itself (the plan's limit, a publisher gone). */
+const STREAMS_ENDED_CHANNEL = 'streams-ended';
+
+export function announceStreamsEnded(bus: Bus, roomNames: string[]): Promise<void> {
+  return bus.publish(STREAMS_ENDED_CHANNEL, JSON.stringify(roomNames));
+}
+
+/** Hears the streams ended by auto-end on any instance; returns the function that stops listening. */
+export function onStreamsEnded(
+  bus: Bus,
+  listener: (roomNames: string[]) => void,
+): Promise<() => Promise<void>> {
+  return bus.subscribe(STREAMS_ENDED_CHANNEL, (payload) => listener(JSON.parse(payload) as string[]));
 }

@@ -1,0 +1,63 @@
+import path from 'node:path';
+import { modulePlugin } from '../../platform/module-plugin.ts';
+import { onStreamsEnded } from '../streams/service.ts';
+import { dropEncoderEverywhere, startEncoderIngest } from './encoder-ingest.ts';
+import { ingestRoutes } from './ingest-routes.ts';
+import { mediaRoutes } from './routes.ts';
+import { MediaService } from './service.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    media: MediaService;
+  }
+}
+
+/**
+ * Live video: the browser's and the encoders' (RTMP) ingest, the pipeline, delivery over
+ * WebSocket and HLS, recordings and replays, restreams. Decorates `app.media` (main.ts starts the
+ * demo room and replay with it).
+ */
+export const mediaPlugin = modulePlugin('media', async (app, p) => {
+  const media = new MediaService(
+    p.db,
+    p.bus,
+    p.storage,
+    path.join(p.config.dataDir, 'live'),
+    p.log,
+    p.config.restreamAllowedHosts,
+  );
+  app.decorate('media', media);
+  await app.register(mediaRoutes, {
+    db: p.db,
+    media,
+    storage: p.storage,
+    publicUrl: p.config.publicUrl,
+    sessionSockets: p.sessionSockets,
+  });
+  media.startSweeps(p.options.replaySweepMs);
+  // Streams ended by auto-end (on any instance) get their replays now rather than at the next sweep.
+  const stopHearingEnds = await onStreamsEnded(p.bus, (roomNames) => media.makeReplays(roomNames));
+  const encoders = await startEncoderIngest({
+    db: p.db,
+    bus: p.bus,
+    media,
+    log: p.log,
+    announce: (roomName, message) => p.hub.publish(roomName, message),
+    port: p.config.rtmpPort,
+    host: p.config.host,
+    connectionsPerAddress: p.config.rtmpConnectionsPerAddress,
+  });
+  if (encoders) app.drain.onStopAccepting(() => encoders.stopAccepting());
+  await app.register(ingestRoutes, {
+    db: p.db,
+    rtmpUrl: p.config.rtmpUrl,
+    secret: p.config.sessionSecret,
+    rtmpOn: encoders !== undefined,
+    dropEncoder: (roomName) => dropEncoderEverywhere(p.bus, roomName),
+  });
+  app.addHook('onClose', async () => {
+    await stopHearingEnds();
+    await encoders?.close();
+    await media.close();
+  });
+});
