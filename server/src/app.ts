@@ -3,7 +3,6 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config, TrustProxy } from './config.ts';
 import type { Database } from './db/client.ts';
-import { serializeError } from './db/query-errors.ts';
 import { accountPlugin } from './modules/account/plugin.ts';
 import { authPlugin } from './modules/auth/plugin.ts';
 import { catalogPlugin } from './modules/catalog/plugin.ts';
@@ -21,11 +20,12 @@ import { shopPlugin } from './modules/shop/plugin.ts';
 import { storefrontPlugin } from './modules/storefront/plugin.ts';
 import { streamsPlugin } from './modules/streams/plugin.ts';
 import { registerHttpBasics } from './platform/http.ts';
+import { type LogStream, loggerOptions } from './platform/logger.ts';
 import type { MailSender } from './platform/mail/mail-sender.ts';
 import type { Mailer } from './platform/mail/mailer.ts';
+import { registerOpenApi } from './platform/openapi.ts';
 import type { PaymentProvider } from './platform/payments/provider.ts';
 import { buildPlatform, type PlatformDeps } from './platform/platform.ts';
-import { serializeRequest } from './platform/request-log.ts';
 import type { RoomHub } from './platform/room-hub.ts';
 
 /**
@@ -65,7 +65,7 @@ declare module 'fastify' {
 
 export interface AppDeps extends PlatformDeps {
   /** Where log lines go instead of stdout (tests read them). */
-  logStream?: { write(line: string): void };
+  logStream?: LogStream;
 }
 
 /** A hop count trusts that many proxies from the right of X-Forwarded-For (Fastify's types lack the number form). */
@@ -76,13 +76,8 @@ function trustProxyOption(trust: TrustProxy) {
 
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    // Every `err` logged goes through serializeError: a failed query's parameters stay out of the
-    // log; every request's URL through serializeRequest: mailed links' tokens stay out of it.
-    logger: {
-      level: config.logLevel,
-      serializers: { err: serializeError, req: serializeRequest },
-      stream: deps.logStream,
-    },
+    // JSON lines, or pretty-printed on a terminal; redacted either way (platform/logger.ts).
+    logger: loggerOptions(config.logLevel, deps.logStream),
     genReqId: () => randomUUID(),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: trustProxyOption(config.trustProxy),
@@ -106,6 +101,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   });
 
   await registerHttpBasics(app, platform);
+  // Before the modules: its onRoute hook collects their routes into the OpenAPI document.
+  await registerOpenApi(app, config);
   for (const module of MODULES) await app.register(module, platform);
   return app;
 }

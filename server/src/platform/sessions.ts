@@ -9,7 +9,7 @@ import { toUser, toUserRow, USER_COLUMNS, type UserRecord } from './user.ts';
 
 /** On https the cookie is `__Host-sid`: the browser then insists on Secure, Path=/ and no Domain. */
 export const SESSION_COOKIE = 'sid';
-const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** last_seen_at is written at most this often per session, not on every request. */
 const LAST_SEEN_RESOLUTION_MS = 60_000;
