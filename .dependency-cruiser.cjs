@@ -44,9 +44,25 @@ module.exports = {
       severity: 'error',
       comment:
         'platform/ and db/ are shared by every module and know none of them (their tests may run ' +
-        'the whole app, and command-line entry points compose modules as main.ts does).',
-      from: { path: '^server/src/(platform|db)/', pathNot: '([.]test|-cli)[.]ts$' },
+        'the whole app; command-line entry points live in cli/ and compose modules as main.ts does).',
+      from: { path: '^server/src/(platform|db)/', pathNot: '[.]test[.]ts$' },
       to: { path: '^server/src/modules/' },
+    },
+    {
+      name: 'db-stands-alone',
+      severity: 'error',
+      comment:
+        'db/ (client, schema, migrations, PGlite) is the bottom layer: it imports nothing else of ' +
+        'server/src. The seed and the command-line entry points, which need more, live in cli/.',
+      from: { path: '^server/src/db/', pathNot: '[.]test[.]ts$' },
+      to: { path: '^server/src/', pathNot: '^server/src/db/' },
+    },
+    {
+      name: 'db-tests-through-harness',
+      severity: 'error',
+      comment: "db/'s tests may also use the test harness (server/src/test/), which runs the app.",
+      from: { path: '^server/src/db/.+[.]test[.]ts$' },
+      to: { path: '^server/src/', pathNot: '^server/src/(db|test)/' },
     },
     {
       name: 'contract-stands-alone',
@@ -72,15 +88,24 @@ module.exports = {
       to: { path: '^web/src/(features|app)/' },
     },
     {
+      name: 'outside-through-test-support',
+      severity: 'error',
+      comment:
+        'e2e/ and bench/ reach the server only through its test-support entry ' +
+        '(server/src/test/support.ts), which names everything they use.',
+      from: { path: '^(e2e|bench)/' },
+      to: { path: '^server/', pathNot: '^server/src/test/support[.]ts$' },
+    },
+    {
       name: 'no-cycles',
       severity: 'error',
       comment: 'Files that import each other, directly or through others.',
-      from: { path: '^(server|web|contract)/src/' },
+      from: { path: '^((server|web|contract)/src|e2e|bench)/' },
       to: { circular: true, dependencyTypesNot: ['type-only'] },
     },
   ],
   options: {
-    includeOnly: '^(server|web|contract)/src/',
+    includeOnly: '^((server|web|contract)/src|e2e|bench)/',
     tsPreCompilationDeps: true,
     enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] },
   },

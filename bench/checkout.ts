@@ -54,8 +54,8 @@
  * after --max-seconds (default 240): the server is stopped, the temp folder and the database
  * removed, and the exit code is 3.
  */
-import { randomBytes } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
+import { checkThroughApi, runBurst } from './checkout/burst.ts';
 import {
   CANCELS_PRICE_CENTS,
   CANCELS_SHIPPING_CENTS,
@@ -66,292 +66,24 @@ import { type CancelsViaApi, cancelsThroughApi } from './checkout/cancels-api.ts
 import { readCancelsDatabase, waitForRefunds } from './checkout/cancels-database.ts';
 import { judgeCancels } from './checkout/cancels-report.ts';
 import { readDatabase } from './checkout/database.ts';
-import { getBurst } from './checkout/floor.ts';
 import { type Options, parseOptions } from './checkout/options.ts';
-import { type Purchase, purchase } from './checkout/purchase.ts';
 import { judgeAndReport } from './checkout/report.ts';
-import { percentile } from './report.ts';
+import { DROP_CHARGE, type Setup, setUp } from './checkout/setup.ts';
+import { checkNotStopped, stopAll } from './checkout/stop.ts';
 import {
-  type Account,
   type AppServer,
-  type Client,
-  card,
-  countBy,
-  cpuSeconds,
   createStorage,
   finishRun,
   fixed,
-  insertCategory,
-  listProduct as listProductVia,
   runBench,
-  runPool,
   type Storage,
-  signUpAll as signUpAllVia,
-  sleep,
-  startAppServer,
   startHardCap,
-  warnFailedPurchases,
-  client as webClient,
 } from './support.ts';
 
-const SIGNUP_CONCURRENCY = 8;
-
 // ---------------------------------------------------------------------------------------------
-// The hard cap: every request and every wait listens to this signal
+// The phases: setup (checkout/setup.ts), the burst and the API's view of it (checkout/burst.ts),
+// then the cancels-and-refunds run
 // ---------------------------------------------------------------------------------------------
-
-const stopAll = new AbortController();
-
-function checkNotStopped(): void {
-  if (stopAll.signal.aborted) throw stopAll.signal.reason;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Setup through the API (the helpers are in support.ts; every request listens to the hard cap)
-// ---------------------------------------------------------------------------------------------
-
-const client = (base: string): Client => webClient(base, stopAll.signal);
-// The platform keeps PLATFORM_FEE_PERCENT of every sale: the ledger's arithmetic is part of the run.
-const startServer = (storage: Storage, options: Options): Promise<AppServer> =>
-  startAppServer(storage, {
-    signal: stopAll.signal,
-    env: { PLATFORM_FEE_PERCENT: String(options.feePercent) },
-  });
-const signUpAll = (api: Client, handles: string[], octet?: number): Promise<Account[]> =>
-  signUpAllVia(api, handles, {
-    concurrency: SIGNUP_CONCURRENCY,
-    businessName: 'Checkout Bench Records',
-    signal: stopAll.signal,
-    ...(octet === undefined ? {} : { octet }),
-  });
-
-/** What a drop buyer pays: the price and a flat shipping (the product ships, ADR 0016). */
-export const DROP_CHARGE = { priceCents: 4500, shippingCents: 500, amountCents: 5000 };
-
-const listProduct = (
-  api: Client,
-  seller: Account,
-  categoryId: number,
-  title: string,
-  stock: number,
-  charge: { priceCents: number; shippingCents: number } = DROP_CHARGE,
-) =>
-  // Shipped, with a flat shipping price: every checkout carries an address (ADR 0016).
-  listProductVia(api, seller, {
-    categoryId,
-    title,
-    stock,
-    priceCents: charge.priceCents,
-    fulfillment: 'ship',
-    shippingCents: charge.shippingCents,
-  });
-
-// ---------------------------------------------------------------------------------------------
-// The phases
-// ---------------------------------------------------------------------------------------------
-
-/** Setup (not measured): the server, the accounts, the product, a warm-up and the floor. */
-async function setUp(options: Options, storage: Storage, onServer: (server: AppServer) => void) {
-  const tSetup = performance.now();
-  const categoryId = await insertCategory(storage, 'Bench drops', 'bench-drops');
-  checkNotStopped();
-  const server = await startServer(storage, options);
-  onServer(server);
-  const serverStartSec = (performance.now() - tSetup) / 1000;
-  const api = client(server.base);
-  console.log(`  server on ${server.base} (pid ${server.pid}), ready in ${fixed(serverStartSec)} s`);
-
-  const tag = randomBytes(2).toString('hex');
-  const warmupBuyers = Math.min(options.warmup, options.buyers);
-  const t1 = performance.now();
-  const accounts = await signUpAll(api, [
-    `bench_seller_${tag}`,
-    ...Array.from({ length: options.buyers }, (_, i) => `bench_buyer_${tag}_${i}`),
-  ]);
-  const signUpSec = (performance.now() - t1) / 1000;
-  const [seller, ...buyers] = accounts as [Account, ...Account[]];
-  console.log(`  ${accounts.length} accounts signed up in ${fixed(signUpSec)} s`);
-  checkNotStopped();
-
-  const title = `Bench drop ${tag}`;
-  const productId = await listProduct(api, seller, categoryId, title, options.stock);
-  // The cancels-and-refunds run sells through its own seller, so that seller's ledger is that run's.
-  let cancels: { seller: Account; productId: string } | undefined;
-  if (options.cancelBuyers > 0) {
-    const [cancelsSeller] = (await signUpAll(api, [`bench_seller2_${tag}`], 78)) as [Account];
-    cancels = {
-      seller: cancelsSeller,
-      productId: await listProduct(
-        api,
-        cancelsSeller,
-        categoryId,
-        `Bench returns ${tag}`,
-        options.cancelStock,
-        {
-          priceCents: CANCELS_PRICE_CENTS,
-          shippingCents: CANCELS_SHIPPING_CENTS,
-        },
-      ),
-    };
-  }
-  let warmupOrders = 0;
-  if (warmupBuyers > 0) {
-    const warmupId = await listProduct(api, seller, categoryId, `Bench warm-up ${tag}`, warmupBuyers);
-    const warm = await runPool(warmupBuyers, warmupBuyers, (i) =>
-      purchase(api, buyers[i] as Account, i, warmupId),
-    );
-    warmupOrders = warm.filter((p) => p.totalMs !== undefined).length;
-    if (warmupOrders !== warmupBuyers)
-      console.warn(
-        `  !! warm-up: ${warmupOrders} of ${warmupBuyers} purchases succeeded; first: ` +
-          JSON.stringify(warm.find((p) => p.totalMs === undefined)),
-      );
-  }
-  // The floor, warm-up burst first (it also opens the keep-alive connections the burst reuses).
-  await getBurst(api, `/api/products/${productId}`, options.buyers, options.concurrency);
-  const floorProduct = await getBurst(api, `/api/products/${productId}`, options.buyers, options.concurrency);
-  const floorHealth = await getBurst(api, '/api/health', options.buyers, options.concurrency);
-  console.log(
-    `  floor: GET product p50 ${fixed(percentile(floorProduct.samples, 50))} ms, ` +
-      `p95 ${fixed(percentile(floorProduct.samples, 95))} ms; ` +
-      `GET health p50 ${fixed(percentile(floorHealth.samples, 50))} ms, p95 ${fixed(percentile(floorHealth.samples, 95))} ms`,
-  );
-  checkNotStopped();
-  await sleep(500);
-  return {
-    server,
-    api,
-    accounts,
-    seller,
-    buyers,
-    title,
-    productId,
-    cancels,
-    warmupOrders,
-    floorProduct,
-    floorHealth,
-    signUpSec,
-    serverStartSec,
-  };
-}
-
-/** The burst (measured): every buyer opens checkout on the product at once and pays. */
-async function runBurst(options: Options, { server, api, buyers, productId }: Setup) {
-  const cpuBefore = cpuSeconds(server.pid);
-  const t0 = performance.now();
-  const purchases = await runPool(options.buyers, options.concurrency, (i) =>
-    purchase(api, buyers[i] as Account, i, productId),
-  );
-  const burstEnd = performance.now();
-  const burstSec = (burstEnd - t0) / 1000;
-  const serverCpuPct = ((cpuSeconds(server.pid) - cpuBefore) / burstSec) * 100;
-  checkNotStopped();
-
-  const sessions = purchases.filter((p) => p.checkout.status === 200);
-  const refused = purchases.filter((p) => p.checkout.status === 409);
-  const checkoutOther = purchases.filter((p) => p.checkout.status !== 200 && p.checkout.status !== 409);
-  const confirmed = sessions.filter((p) => p.totalMs !== undefined);
-  const confirmOther = sessions.filter((p) => p.totalMs === undefined);
-  const lastCheckoutAt = Math.max(...purchases.map((p) => p.checkout.endedAt));
-  const lastConfirmAt = Math.max(t0, ...sessions.map((p) => p.confirm?.endedAt ?? t0));
-  const checkoutsPerSec = purchases.length / ((lastCheckoutAt - t0) / 1000);
-  const purchasesPerSec = confirmed.length / ((lastConfirmAt - t0) / 1000);
-  const checkoutMs = purchases.map((p) => p.checkout.ms);
-  const sessionMs = sessions.map((p) => p.checkout.ms);
-  const refusedMs = refused.map((p) => p.checkout.ms);
-  const confirmMs = sessions.flatMap((p) => (p.confirm ? [p.confirm.ms] : []));
-  const totalMs = confirmed.map((p) => p.totalMs as number);
-  console.log(
-    `  burst: ${sessions.length} sessions, ${refused.length} × 409, ${checkoutOther.length} other; ` +
-      `${confirmed.length} paid; ${fixed(burstSec, 2)} s; purchase p50 ${fixed(percentile(totalMs, 50))} ms, ` +
-      `p95 ${fixed(percentile(totalMs, 95))} ms`,
-  );
-
-  warnFailedPurchases([...checkoutOther, ...confirmOther]);
-  return {
-    purchases,
-    t0,
-    burstEnd,
-    burstSec,
-    serverCpuPct,
-    sessions,
-    refused,
-    checkoutOther,
-    confirmed,
-    confirmOther,
-    lastCheckoutAt,
-    lastConfirmAt,
-    checkoutsPerSec,
-    purchasesPerSec,
-    checkoutMs,
-    sessionMs,
-    refusedMs,
-    confirmMs,
-    totalMs,
-  };
-}
-
-/** After the burst, through the API: the orders, a second confirm of paid sessions, the stock. */
-async function checkThroughApi(
-  options: Options,
-  { api, seller, buyers, title, productId, warmupOrders }: Setup,
-  { burstEnd, confirmed }: Burst,
-) {
-  // The webhook of one payment may be delivered by another request's delivery (or the 1-second
-  // retry job), so the order can land a little after its confirm answered: wait for it (≤ 30 s).
-  const expectedSellerOrders = warmupOrders + confirmed.length;
-  let sellerOrders = Number.NaN;
-  const tWait = performance.now();
-  for (;;) {
-    checkNotStopped();
-    const analytics = await api.request('GET', '/api/analytics', { cookie: seller.cookie });
-    sellerOrders = Number(analytics.body?.totalOrders);
-    if (sellerOrders >= expectedSellerOrders || performance.now() - tWait > 30_000) break;
-    await sleep(100);
-  }
-  const ordersSettledMs = performance.now() - burstEnd;
-  // Allow late extras (a duplicate) to show up too before counting.
-  await sleep(1500);
-  const analyticsAfter = await api.request('GET', '/api/analytics', { cookie: seller.cookie });
-  sellerOrders = Number(analyticsAfter.body?.totalOrders) - warmupOrders;
-
-  // A paid session confirmed a second time must be refused (409), and must not charge again.
-  const again = await runPool(Math.min(options.reconfirm, confirmed.length), options.concurrency, (i) => {
-    const p = confirmed[i] as Purchase;
-    return api.request('POST', '/api/payments/local/confirm', {
-      cookie: buyers[p.buyer]?.cookie ?? '',
-      body: { clientSecret: p.clientSecret, card: card() },
-    });
-  });
-  const againStatuses = countBy(again.map((r) => r.status));
-  const againRefused = again.filter((r) => r.status === 409).length;
-
-  // Every buyer's own order list: how many of this product's orders each one holds.
-  const perBuyer = await runPool(buyers.length, 50, async (i) => {
-    const reply = await api.request('GET', '/api/orders', { cookie: (buyers[i] as Account).cookie });
-    if (reply.status !== 200 || !Array.isArray(reply.body)) return -1;
-    return (reply.body as Array<{ productTitle: string | null; role: string }>).filter(
-      (o) => o.role === 'buyer' && o.productTitle === title,
-    ).length;
-  });
-  const buyerListFailures = perBuyer.filter((n) => n < 0).length;
-  const buyerOrdersViaApi = perBuyer.reduce((a, n) => a + Math.max(0, n), 0);
-  const buyersWithTwoViaApi = perBuyer.filter((n) => n > 1).length;
-  const productAfter = await api.request('GET', `/api/products/${productId}`);
-  const stockViaApi = Number(productAfter.body?.stock);
-  checkNotStopped();
-  return {
-    sellerOrders,
-    ordersSettledMs,
-    again,
-    againStatuses,
-    againRefused,
-    buyerListFailures,
-    buyerOrdersViaApi,
-    buyersWithTwoViaApi,
-    stockViaApi,
-  };
-}
 
 /**
  * The cancels-and-refunds run (measured; bench/checkout/cancels.ts), after the drop on the same
@@ -380,10 +112,6 @@ async function runCancelsPhase(options: Options, storage: Storage, { api, buyers
   checkNotStopped();
   return { run, refunds, viaApi, ...cancels };
 }
-
-export type Setup = Awaited<ReturnType<typeof setUp>>;
-export type Burst = Awaited<ReturnType<typeof runBurst>>;
-export type ViaApi = Awaited<ReturnType<typeof checkThroughApi>>;
 
 // ---------------------------------------------------------------------------------------------
 // Main

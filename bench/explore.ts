@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import type { Database } from '../server/src/db/client.ts';
-import { createThrowawayDatabase } from '../server/src/test/throwaway-database.ts';
+import type { Database } from '../server/src/test/support.ts';
+import { createThrowawayDatabase, loadInProcessServer } from '../server/src/test/support.ts';
 import { type Endpoint, endpointsFor, type Inputs } from './explore/endpoints.ts';
 import { explainAll } from './explore/explain.ts';
 import { type LoadResult, load } from './explore/load.ts';
@@ -68,10 +68,7 @@ async function fullTextMatches(database: Database, word: string): Promise<number
 
 /** The server's modules, loaded once the options are read. */
 async function serverModules() {
-  const { testConfig } = await import('../server/src/test/test-app.ts');
-  const { buildApp } = await import('../server/src/app.ts');
-  const { openDatabase } = await import('../server/src/db/client.ts');
-  const { seedDemo, seedLargeCatalogue } = await import('../server/src/db/seed/index.ts');
+  const { testConfig, buildApp, openDatabase, seedDemo, seedLargeCatalogue } = await loadInProcessServer();
   return { testConfig, buildApp, openDatabase, seedDemo, seedLargeCatalogue };
 }
 

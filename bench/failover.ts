@@ -32,14 +32,19 @@
  */
 import { loadavg } from 'node:os';
 import WebSocket from 'ws';
-import { type EncoderProcess, startEncoder } from '../server/src/test/encoder-process.ts';
 import {
   type ClusterInstance,
+  type EncoderProcess,
+  eventually,
   type MediaCluster,
+  probeMedia,
+  type SellerClient,
+  segmentsIn,
+  signUpSeller,
+  startEncoder,
   startMediaCluster,
-} from '../server/src/test/media-cluster.ts';
-import { probeMedia } from '../server/src/test/media-probe.ts';
-import { type SellerClient, segmentsIn, signUpSeller, streamView } from '../server/src/test/seller-client.ts';
+  streamView,
+} from '../server/src/test/support.ts';
 import { percentile, type Row, report } from './report.ts';
 import { cliFlags, sleep } from './support.ts';
 
@@ -65,15 +70,8 @@ const checks: Array<{ scenario: Scenario; parts: number; seconds: number; offBy:
 const encoders = new Set<EncoderProcess>();
 let cluster: MediaCluster | undefined;
 
-async function until<T>(check: () => Promise<T | undefined | null | false>, what: string, ms: number) {
-  const deadline = performance.now() + ms;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value) return value;
-    if (performance.now() > deadline) throw new Error(`timed out (${ms} ms) waiting for ${what}`);
-    await sleep(100);
-  }
-}
+/** Polling for `eventually`: every 100 ms for at most `ms`; a failing request (a server still starting or gone) is "not yet". */
+const patiently = (ms: number) => ({ timeoutMs: ms, intervalMs: 100, retryOnError: true });
 
 function main(): Promise<void> {
   const hardCap = setTimeout(() => {
@@ -148,14 +146,22 @@ async function liveStreamOn({ b, seller }: Context, a: ClusterInstance) {
   const room = await seller.newStream(a.url, 'Failover bench');
   const streamKey = await seller.streamKey(a.url, room);
   const encoder = publish(a, streamKey);
-  await until(async () => (await streamView(b.url, room)).isActive, 'live', 30_000);
-  await until(async () => (await segmentsIn(b.url, room)) >= 4, 'four stored segments', 45_000);
+  await eventually('live', async () => (await streamView(b.url, room)).isActive, patiently(30_000));
+  await eventually(
+    'four stored segments',
+    async () => (await segmentsIn(b.url, room)) >= 4,
+    patiently(45_000),
+  );
   return { room, streamKey, encoder };
 }
 
 /** The time from `since` until the replay is ready; the replay checked with ffprobe. */
 async function replayAfter(ctx: Context, scenario: Scenario, room: string, since: number): Promise<number> {
-  const vodUrl = await until(async () => (await streamView(ctx.b.url, room)).vodUrl, 'the replay', 90_000);
+  const vodUrl = await eventually(
+    'the replay',
+    async () => (await streamView(ctx.b.url, room)).vodUrl,
+    patiently(90_000),
+  );
   const seconds = (performance.now() - since) / 1000;
   const parts = await ctx.cluster.query<{ id: string }>(
     `select p.id from stream_parts p join streams s on s.id = p.stream_id where s.room_name = $1`,
@@ -199,10 +205,18 @@ const SCENARIO: Record<Scenario, (ctx: Context, a: ClusterInstance) => Promise<v
         return seen;
       }),
     );
-    await until(async () => sockets.every((s) => s.socket.readyState === WebSocket.OPEN), 'sockets', 10_000);
+    await eventually(
+      'sockets',
+      async () => sockets.every((s) => s.socket.readyState === WebSocket.OPEN),
+      patiently(10_000),
+    );
     const endAt = performance.now();
     await ctx.seller.end(ctx.b.url, room);
-    await until(async () => sockets.every((s) => s.ended > 0), 'stream_ended everywhere', 15_000);
+    await eventually(
+      'stream_ended everywhere',
+      async () => sockets.every((s) => s.ended > 0),
+      patiently(15_000),
+    );
     record(
       'seller-end: End Stream → stream_ended on all 4 sockets (A, B)',
       (Math.max(...sockets.map((s) => s.ended)) - endAt) / 1000,
@@ -214,7 +228,7 @@ const SCENARIO: Record<Scenario, (ctx: Context, a: ClusterInstance) => Promise<v
   async gone(ctx, a) {
     const { room, encoder } = await liveStreamOn(ctx, a);
     const killAt = await killed(a, encoder);
-    await until(async () => !(await streamView(ctx.b.url, room)).isActive, 'the end', 90_000);
+    await eventually('the end', async () => !(await streamView(ctx.b.url, room)).isActive, patiently(90_000));
     const endAt = performance.now();
     record('gone: kill → stream ended (grace 30 s)', (endAt - killAt) / 1000);
     const [row] = await ctx.cluster.query<{ gone_for: number }>(
@@ -230,7 +244,8 @@ const SCENARIO: Record<Scenario, (ctx: Context, a: ClusterInstance) => Promise<v
     const killAt = await killed(a, encoder);
     await sleep(gapSec * 1000);
     publish(ctx.b, streamKey);
-    await until(
+    await eventually(
+      'a part on B',
       async () =>
         (
           await ctx.cluster.query(
@@ -240,8 +255,7 @@ const SCENARIO: Record<Scenario, (ctx: Context, a: ClusterInstance) => Promise<v
             [room],
           )
         ).length > 0,
-      'a part on B',
-      30_000,
+      patiently(30_000),
     );
     record(`returns: kill → B records (encoder back after ${gapSec} s)`, (performance.now() - killAt) / 1000);
     await sleep(6000);
@@ -261,7 +275,11 @@ const SCENARIO: Record<Scenario, (ctx: Context, a: ClusterInstance) => Promise<v
       `update streams set ends_at = now() + interval '2 seconds' where room_name = $1`,
       [room],
     );
-    await until(async () => !(await streamView(ctx.b.url, room)).isActive, 'the end at the limit', 30_000);
+    await eventually(
+      'the end at the limit',
+      async () => !(await streamView(ctx.b.url, room)).isActive,
+      patiently(30_000),
+    );
     const endAt = performance.now();
     record('limit: kill → ended at the limit (set 2 s after the kill)', (endAt - killAt) / 1000);
     record(

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { startServerProcess } from '../server/src/test/server-process.ts';
+import { startServerProcess } from '../server/src/test/support.ts';
 import { percentile, type Row, report } from './report.ts';
 import { rssMb } from './support.ts';
 

@@ -26,9 +26,10 @@
  * --max-seconds: every server is stopped, the database dropped, and the exit code is 3.
  */
 import { loadavg } from 'node:os';
-import { LEASE_SEC } from '../server/src/platform/leases.ts';
+import type { ServerProcess } from '../server/src/test/support.ts';
 import {
   chargedWithoutOrder,
+  LEASE_SEC,
   listProduct,
   openCheckout,
   type Pair,
@@ -38,8 +39,7 @@ import {
   signUpShopper,
   startPair,
   within,
-} from '../server/src/test/checkout-drill.ts';
-import type { ServerProcess } from '../server/src/test/server-process.ts';
+} from '../server/src/test/support.ts';
 import { percentile, report } from './report.ts';
 import { cliFlags, fixed } from './support.ts';
 

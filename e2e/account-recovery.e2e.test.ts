@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { linkIn, startTestSmtpServer, type TestSmtpServer } from '../server/src/test/smtp-server.ts';
+import { linkIn, startTestSmtpServer, type TestSmtpServer } from '../server/src/test/support.ts';
 import { fillSignUpForm, newAccount } from './accounts.ts';
 import { scanWithAxe, seriousViolations } from './axe.ts';
 import { SIGNED_OUT_PROBE } from './browser.ts';

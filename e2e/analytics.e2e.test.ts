@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { eventually } from '../server/src/test/support.ts';
 import { scanWithAxe, seriousViolations } from './axe.ts';
 import { SIGNED_OUT_PROBE } from './browser.ts';
 import { CARD, payWithCard } from './cards.ts';
@@ -45,14 +46,6 @@ async function viewCount(): Promise<number> {
   return ((await response.json()) as { viewCount: number }).viewCount;
 }
 
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 describe('stream analytics', { timeout: 120_000 }, () => {
   it('shows a free seller the totals and an upgrade prompt, and a Pro seller the charts and tables', async () => {
     // Someone opens the replay's room first: one unique viewer (counted when the room's socket
@@ -60,7 +53,10 @@ describe('stream analytics', { timeout: 120_000 }, () => {
     const viewsBefore = await viewCount();
     const viewer = await newPage();
     await viewer.page.goto(`/room/${DEMO_REPLAY.room}`);
-    await until(async () => (await viewCount()) > viewsBefore, 'the view to be counted');
+    await eventually('the view counted', async () => (await viewCount()) > viewsBefore, {
+      timeoutMs: 30_000,
+      intervalMs: 200,
+    });
 
     const watched = await newPage();
     const { page } = watched;

@@ -3,9 +3,15 @@ import { mkdir } from 'node:fs/promises';
 import { connect } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type S3Server, startS3Server } from '../server/src/test/s3-server.ts';
-import { type ServerProcess, startServerProcess } from '../server/src/test/server-process.ts';
-import { createThrowawayDatabase, type ThrowawayDatabase } from '../server/src/test/throwaway-database.ts';
+import {
+  createThrowawayDatabase,
+  eventually,
+  type S3Server,
+  type ServerProcess,
+  startS3Server,
+  startServerProcess,
+  type ThrowawayDatabase,
+} from '../server/src/test/support.ts';
 import { launchBrowser, openPage, SIGNED_OUT_PROBE, type WatchedPage } from './browser.ts';
 import { SCREENSHOTS } from './e2e-setup.ts';
 import { expectToast } from './page-checks.ts';
@@ -174,12 +180,15 @@ describe.skipIf(Boolean(skipReason))('live video across two instances (PostgreSQ
     timeout: 90_000,
   }, async () => {
     // The replay is published within a second or so of the end; B (or A, on its way out) does it.
-    const deadline = Date.now() + 45_000;
-    let info = await streamInfo(onB(), roomName);
-    while (!info.vodUrl && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      info = await streamInfo(onB(), roomName);
-    }
+    const info = await eventually(
+      'a replay on B',
+      () => streamInfo(onB(), roomName),
+      (i) => Boolean(i.vodUrl),
+      {
+        timeoutMs: 45_000,
+        intervalMs: 500,
+      },
+    );
     expect(info.vodUrl, 'the stream has a replay within 45 s of its end, with A stopped').toBe(
       `/media/hls/${roomName}/index.m3u8`,
     );

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { eventually } from '../server/src/test/support.ts';
 import { SIGNED_OUT_PROBE, type WatchedPage } from './browser.ts';
 import { useE2e } from './e2e-setup.ts';
 import { expectToast } from './page-checks.ts';
@@ -89,12 +90,12 @@ describe('live streaming from a browser that records VP8', { timeout: 120_000 },
   it('ends the stream: the replay on hlsUrl is H.264 and AAC too', async () => {
     await seller.page.getByTestId('end-stream').click();
     await expectToast(seller.page, 'Stream Ended');
-    const deadline = Date.now() + 30_000;
-    let info = await streamInfo(e2e.server.url, roomName);
-    while (!info.vodUrl && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      info = await streamInfo(e2e.server.url, roomName);
-    }
+    const info = await eventually(
+      'the replay',
+      () => streamInfo(e2e.server.url, roomName),
+      (i) => Boolean(i.vodUrl),
+      { timeoutMs: 30_000, intervalMs: 500 },
+    );
     expect(info.hlsUrl).toBe(`/media/hls/${roomName}/index.m3u8`);
     const replay = await probeMedia(url(info.hlsUrl ?? ''));
     expect(replay.codecs).toEqual(['aac', 'h264']);

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../server/src/test/ports.ts';
+import { freePort } from '../server/src/test/support.ts';
 import { signUpThroughForm } from './accounts.ts';
 import { type ExpectedFailure, SIGNED_OUT_PROBE, type WatchedPage } from './browser.ts';
 import { SCREENSHOTS, useE2e } from './e2e-setup.ts';

@@ -1,7 +1,7 @@
 import type { ExploreResponse, Product } from '@streamshop/contract/catalog.ts';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startTestSmtpServer, type TestSmtpServer } from '../server/src/test/smtp-server.ts';
+import { startTestSmtpServer, type TestSmtpServer } from '../server/src/test/support.ts';
 import { signUpThroughForm } from './accounts.ts';
 import { scanWithAxe, seriousViolations } from './axe.ts';
 import { SIGNED_OUT_PROBE } from './browser.ts';

@@ -1,4 +1,4 @@
-import { startServerProcess } from '../server/src/test/server-process.ts';
+import { startServerProcess } from '../server/src/test/support.ts';
 
 export interface RunningServer {
   url: string;

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { linkIn, startTestSmtpServer, type TestSmtpServer } from '../server/src/test/smtp-server.ts';
+import { linkIn, startTestSmtpServer, type TestSmtpServer } from '../server/src/test/support.ts';
 import { fillSignUpForm, type NewAccount, newAccount } from './accounts.ts';
 import { SIGNED_OUT_PROBE } from './browser.ts';
 import { SCREENSHOTS, useE2e } from './e2e-setup.ts';

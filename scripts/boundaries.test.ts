@@ -13,7 +13,7 @@ const config = require('../.dependency-cruiser.cjs') as {
 };
 
 async function violations(baseDir: string): Promise<string[]> {
-  const result = await cruise(['server/src', 'web/src', 'contract/src'], {
+  const result = await cruise(['server/src', 'web/src', 'contract/src', 'e2e', 'bench'], {
     ...config.options,
     baseDir,
     validate: true,
@@ -51,9 +51,29 @@ beforeAll(() => {
   file('web/src/app/routes.tsx', ['../features/room/room-page.tsx']);
   file('contract/src/live.ts', ['../../server/src/modules/streams/service.ts']);
   file('server/src/modules/chat/plugin.ts', ['./routes.ts']);
-  file('server/src/app.ts', ['./modules/chat/plugin.ts', './platform/sessions.ts', './modules/chat/routes.ts']);
+  file('server/src/app.ts', [
+    './modules/chat/plugin.ts',
+    './platform/sessions.ts',
+    './modules/chat/routes.ts',
+  ]);
   file('contract/src/a.ts', ['./b.ts']);
   file('contract/src/b.ts', ['./a.ts']);
+  // db/ stands alone; its tests may use the harness; cli/ composes db/, platform/ and modules.
+  file('server/src/db/client.ts');
+  file('server/src/db/pool.ts', ['./client.ts']);
+  file('server/src/db/migrate.ts', ['./client.ts', '../platform/sessions.ts']);
+  file('server/src/db/client.test.ts', ['./client.ts', '../test/test-app.ts']);
+  file('server/src/db/pool.test.ts', ['./pool.ts', '../platform/sessions.ts']);
+  file('server/src/cli/seed.ts', [
+    '../db/client.ts',
+    '../platform/sessions.ts',
+    '../modules/streams/service.ts',
+  ]);
+  // e2e/ and bench/ reach the server through its test-support entry only.
+  file('server/src/test/test-app.ts', ['../app.ts']);
+  file('server/src/test/support.ts', ['./test-app.ts', '../modules/streams/repo.ts']);
+  file('e2e/shop.e2e.test.ts', ['../server/src/test/support.ts']);
+  file('bench/chat.ts', ['../server/src/test/support.ts', '../server/src/app.ts']);
 });
 afterAll(() => rmSync(tree, { recursive: true, force: true }));
 
@@ -62,7 +82,10 @@ describe('import boundaries', () => {
     expect((await violations(tree)).sort()).toEqual([
       'app-registers-plugins: server/src/app.ts → server/src/modules/chat/routes.ts',
       'contract-stands-alone: contract/src/live.ts → server/src/modules/streams/service.ts',
+      'db-stands-alone: server/src/db/migrate.ts → server/src/platform/sessions.ts',
+      'db-tests-through-harness: server/src/db/pool.test.ts → server/src/platform/sessions.ts',
       'no-cycles: contract/src/a.ts → contract/src/b.ts',
+      'outside-through-test-support: bench/chat.ts → server/src/app.ts',
       'platform-below-modules: server/src/platform/sessions.ts → server/src/modules/streams/service.ts',
       'routes-through-services: server/src/modules/chat/routes.ts → server/src/modules/chat/repo.ts',
       'server-module-internals: server/src/modules/shop/lineup.ts → server/src/modules/streams/repo.ts',

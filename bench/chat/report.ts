@@ -1,9 +1,9 @@
 /** The chat bench's verdicts (against the target), its summary table, its rows and its JSON. */
 import { availableParallelism, loadavg } from 'node:os';
-import type { ScenarioResult } from '../chat.ts';
 import { type Row, report } from '../report.ts';
 import { fixed, sum } from '../support.ts';
 import { type Options, TARGET } from './options.ts';
+import type { ScenarioResult } from './scenarios.ts';
 
 /** Judges every scenario against the target (the floors are the baseline), prints and writes the report. */
 export function judgeAndReport(

@@ -8,6 +8,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import WebSocket, { WebSocketServer } from 'ws';
+import type { InProcessServer } from '../../server/src/test/support.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const self = fileURLToPath(import.meta.url);
@@ -72,17 +73,17 @@ async function serveFloor(job: Extract<ServerJob, { kind: 'floor' }>): Promise<(
 }
 
 async function serveApp(job: Extract<ServerJob, { kind: 'app' }>): Promise<() => Promise<void>> {
+  // Loaded file by file from the source tree being measured, which may be another commit's
+  // (`--before=<ref>`, bench/chat/before.ts) without test/support.ts; the types are this
+  // checkout's, through support.ts.
   const from = (file: string) => pathToFileURL(path.join(job.source ?? root, 'server/src', file)).href;
-  const { testConfig, newAccount, sessionCookie } = (await import(
-    from('test/test-app.ts')
-  )) as typeof import('../../server/src/test/test-app.ts');
-  const { buildApp } = (await import(from('app.ts'))) as typeof import('../../server/src/app.ts');
-  const { openDatabase } = (await import(
-    from('db/client.ts')
-  )) as typeof import('../../server/src/db/client.ts');
-  const { redisBus } = (await import(
-    from('platform/bus.ts')
-  )) as typeof import('../../server/src/platform/bus.ts');
+  const { testConfig, newAccount, sessionCookie } = (await import(from('test/test-app.ts'))) as Pick<
+    InProcessServer,
+    'testConfig' | 'newAccount' | 'sessionCookie'
+  >;
+  const { buildApp } = (await import(from('app.ts'))) as Pick<InProcessServer, 'buildApp'>;
+  const { openDatabase } = (await import(from('db/client.ts'))) as Pick<InProcessServer, 'openDatabase'>;
+  const { redisBus } = (await import(from('platform/bus.ts'))) as Pick<InProcessServer, 'redisBus'>;
 
   // testConfig makes a fresh temp folder: the DATA_DIR (PGlite files when there is no databaseUrl).
   // Every bench viewer connects from 127.0.0.1.

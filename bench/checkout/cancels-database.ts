@@ -2,7 +2,7 @@
  * The cancels-and-refunds run in the database: waiting for the refunds at the provider while the
  * server runs (PostgreSQL only), and every row of the run's product and seller once it stopped.
  */
-import { PAYMENT_JOBS_INTERVAL_MS } from '../../server/src/modules/checkout/payment-jobs.ts';
+import { eventually, NotWithinError, PAYMENT_JOBS_INTERVAL_MS } from '../../server/src/test/support.ts';
 import { type Storage, sleep, withDatabase } from '../support.ts';
 
 /**
@@ -23,17 +23,25 @@ export async function waitForRefunds(
     return { waitedMs: performance.now() - t0, polled: false, refundingLeft: Number.NaN };
   }
   return withDatabase(storage, async (query) => {
-    for (;;) {
+    const refunding = async () => {
       signal.throwIfAborted();
       const [row] = await query<{ n: number }>(
         `select count(*)::int as n from payments where product_id = $1 and status = 'refunding'`,
         [productId],
       );
-      const left = row?.n ?? Number.NaN;
-      if (left === 0 || performance.now() - t0 > maxMs)
-        return { waitedMs: performance.now() - t0, polled: true, refundingLeft: left };
-      await sleep(100);
+      return row?.n ?? Number.NaN;
+    };
+    let left: number;
+    try {
+      left = await eventually('no payment refunding', refunding, (n) => n === 0, {
+        timeoutMs: Math.max(0, maxMs - (performance.now() - t0)),
+        intervalMs: 100,
+      });
+    } catch (error) {
+      if (!(error instanceof NotWithinError)) throw error;
+      left = error.last as number;
     }
+    return { waitedMs: performance.now() - t0, polled: true, refundingLeft: left };
   });
 }
 

@@ -1,11 +1,12 @@
 /** The checkout bench's checks and verdicts, its table and its JSON. */
 import { availableParallelism, loadavg } from 'node:os';
-import { type Burst, DROP_CHARGE, type Setup, type ViaApi } from '../checkout.ts';
 import { percentile, type Row, report } from '../report.ts';
 import { countBy, fixed, type Storage } from '../support.ts';
+import type { Burst, ViaApi } from './burst.ts';
 import type { judgeCancels } from './cancels-report.ts';
 import type { DatabaseCounts } from './database.ts';
 import { DEFAULTS, type Options } from './options.ts';
+import { DROP_CHARGE, type Setup } from './setup.ts';
 
 /** Figures, verdicts and the report; true when every check held. */
 export function judgeAndReport(

@@ -1,5 +1,5 @@
 /** The optional plans (--explain): every SQL statement a request sends, explained and timed. */
-import type { Database } from '../../server/src/db/client.ts';
+import type { Database } from '../../server/src/test/support.ts';
 import { percentile } from '../report.ts';
 import type { Endpoint } from './endpoints.ts';
 

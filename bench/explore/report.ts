@@ -1,6 +1,6 @@
 /** The explore bench's figures, verdicts (against the targets), its table and its JSON. */
 import { availableParallelism, loadavg } from 'node:os';
-import type { LargeCatalogueSummary, SeedSummary } from '../../server/src/db/seed/index.ts';
+import type { LargeCatalogueSummary, SeedSummary } from '../../server/src/test/support.ts';
 import { percentile, type Row, report } from '../report.ts';
 import type { Endpoint, Inputs } from './endpoints.ts';
 import type { LoadResult } from './load.ts';

@@ -1,8 +1,7 @@
 /** The real server for the bench: server/src/main.ts on a fresh PGlite DATA_DIR, in a child process, with RTMP ingest on a free port. */
 
 import type { ChildProcess } from 'node:child_process';
-import { freePort } from '../../server/src/test/ports.ts';
-import { startServerProcess } from '../../server/src/test/server-process.ts';
+import { freePort, startServerProcess } from '../../server/src/test/support.ts';
 import { stopAll } from './stop.ts';
 
 export interface ServerHandle {

@@ -8,7 +8,7 @@
  * arguments, so the 1080p outputs are exactly today's.
  */
 
-import { pipelineArgs } from '../../server/src/modules/media/pipeline.ts';
+import { pipelineArgs } from '../../server/src/test/support.ts';
 import type { Rendition } from './options.ts';
 
 /** The low rendition's folder, under the working folder. */

@@ -9,12 +9,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import {
-  FlvReader,
-  FlvTagType,
-  isAacSequenceHeader,
-  videoTagInfo,
-} from '../../server/src/modules/media/flv.ts';
+import { FlvReader, FlvTagType, isAacSequenceHeader, videoTagInfo } from '../../server/src/test/support.ts';
 import { SOURCE } from './options.ts';
 
 export interface ClipTag {

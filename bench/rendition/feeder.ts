@@ -7,7 +7,7 @@
  */
 
 import type { Writable } from 'node:stream';
-import { encodeFlvTag } from '../../server/src/modules/media/flv.ts';
+import { encodeFlvTag } from '../../server/src/test/support.ts';
 import { sleep } from '../support.ts';
 import type { Clip } from './clip.ts';
 

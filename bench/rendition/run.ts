@@ -11,7 +11,7 @@ import { once } from 'node:events';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { Fmp4Ingest } from '../../server/src/modules/media/fmp4-ingest.ts';
+import { Fmp4Ingest } from '../../server/src/test/support.ts';
 import { cpuSeconds, rssMb, runQueueWaitSeconds, sleep } from '../support.ts';
 import { ffmpegArgs, LOW_DIR } from './args.ts';
 import { stopAll, track } from './children.ts';

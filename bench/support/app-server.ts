@@ -1,7 +1,6 @@
 /** The real server (server/src/main.ts) in a child process, on the run's storage. */
 import type { ChildProcess } from 'node:child_process';
-import { freePort } from '../../server/src/test/ports.ts';
-import { startServerProcess } from '../../server/src/test/server-process.ts';
+import { freePort, startServerProcess } from '../../server/src/test/support.ts';
 import type { Storage } from './storage.ts';
 
 export { freePort };

@@ -1,5 +1,6 @@
 /** Small helpers of the benchmarks: timing, number formatting, `--name=value` flags, counting, a bounded pool, polling. */
 import { fileURLToPath } from 'node:url';
+import { passesWithin } from '../../server/src/test/support.ts';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -48,12 +49,6 @@ export async function runPool<T>(
   return results;
 }
 
-/** Waits until `done()` or `maxMs` passed, polling; answers whether `done()` became true. */
-export async function waitFor(done: () => boolean, maxMs: number, pollMs = 20): Promise<boolean> {
-  const deadline = performance.now() + maxMs;
-  while (!done()) {
-    if (performance.now() > deadline) return false;
-    await sleep(pollMs);
-  }
-  return true;
-}
+/** Waits until `done()` or `maxMs` passed, polling every `pollMs`; answers whether `done()` became true. */
+export const waitFor = (done: () => boolean, maxMs: number, pollMs = 20): Promise<boolean> =>
+  passesWithin('the condition', done, { timeoutMs: maxMs, intervalMs: pollMs });

@@ -5,7 +5,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createThrowawayDatabase, type ThrowawayDatabase } from '../../server/src/test/throwaway-database.ts';
+import {
+  createThrowawayDatabase,
+  loadDatabaseClient,
+  type ThrowawayDatabase,
+} from '../../server/src/test/support.ts';
 
 export interface Storage {
   label: 'PGlite' | 'PostgreSQL';
@@ -43,7 +47,7 @@ export type Query = <R>(text: string, values?: unknown[]) => Promise<R[]>;
 
 /** Opens the run's database in this process (the server must not be running on PGlite: one process only). */
 export async function withDatabase<T>(storage: Storage, fn: (query: Query) => Promise<T>): Promise<T> {
-  const { openDatabase } = await import('../../server/src/db/client.ts');
+  const { openDatabase } = await loadDatabaseClient();
   // openDatabase runs the migrations, so the schema exists before the server first starts.
   const database = await openDatabase(
     storage.databaseUrl ? { databaseUrl: storage.databaseUrl } : { dataDir: storage.dataDir },

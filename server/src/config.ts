@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import { RTMP_CONNECTIONS_PER_ADDRESS } from './modules/media/rtmp/server.ts';
+import { RTMP_CONNECTIONS_PER_ADDRESS } from './modules/media/ingest/rtmp/server.ts';
 import { SOCKETS_PER_ADDRESS } from './platform/socket-cap.ts';
 import type { S3Settings } from './platform/storage.ts';
 

@@ -1,13 +1,13 @@
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { DataDirLockedError } from './db/data-dir-lock.ts';
 import {
   DEMO_LIVE_STREAM,
   DEMO_REPLAY_ROOM,
   DEMO_REPLAY_SECONDS,
   DEMO_REPLAY_THUMBNAIL,
   seedDemoIfEmpty,
-} from './db/seed/index.ts';
+} from './cli/seed/index.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { DataDirLockedError } from './db/data-dir-lock.ts';
 import { countUnhandledRejections } from './platform/unhandled.ts';
 
 /** Where an unhandled rejection is logged: stderr until the app (and its logger) exists. */

@@ -2,6 +2,7 @@ import { TEST_CARDS } from '@streamshop/contract/payments.ts';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChatClient, connectChat } from '../test/chat-client.ts';
+import { eventually } from '../test/eventually.ts';
 import {
   type PrivatePostgres,
   privatePostgresMissing,
@@ -88,15 +89,8 @@ interface Step {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls until `check` holds, at most `ms`; returns how long it took. */
-async function within(ms: number, what: string, check: () => Promise<boolean> | boolean): Promise<number> {
-  const start = performance.now();
-  for (;;) {
-    if (await check()) return performance.now() - start;
-    if (performance.now() - start > ms) throw new Error(`${what}: not within ${ms} ms`);
-    await sleep(100);
-  }
-}
+/** Polls every 100 ms until `check` holds, at most `ms`. */
+const within = (ms: number) => ({ timeoutMs: ms, intervalMs: 100 });
 
 describe.skipIf(skip)('PostgreSQL restarts under two server processes', () => {
   let postgres: PrivatePostgres | undefined;
@@ -299,21 +293,28 @@ describe.skipIf(skip)('PostgreSQL restarts under two server processes', () => {
     /** From the database being back to both healths ok and a checkout and a payment answered 200. */
     const recovery = async (label: string, backAt: number) => {
       const healthy = [false, false];
-      await within(20_000, `${label}: both instances healthy`, () => {
-        bothAlive();
-        for (const entry of health) {
-          if (entry.at >= backAt && entry.status === 200 && entry.body?.status === 'ok')
-            healthy[entry.server] = true;
-        }
-        return healthy.every(Boolean);
-      });
+      await eventually(
+        `${label}: both instances healthy`,
+        () => {
+          bothAlive();
+          for (const entry of health) {
+            if (entry.at >= backAt && entry.status === 200 && entry.body?.status === 'ok')
+              healthy[entry.server] = true;
+          }
+          return healthy.every(Boolean);
+        },
+        within(20_000),
+      );
       const firstOk = (server: number) =>
         health.find((entry) => entry.server === server && entry.at >= backAt && entry.body?.status === 'ok')
           ?.at;
-      await within(20_000, `${label}: a checkout and a payment succeed`, () =>
-        (['checkout', 'confirm'] as const).every((kind) =>
-          steps.some((s) => s.kind === kind && s.startedAt >= backAt && s.status === 200),
-        ),
+      await eventually(
+        `${label}: a checkout and a payment succeed`,
+        () =>
+          (['checkout', 'confirm'] as const).every((kind) =>
+            steps.some((s) => s.kind === kind && s.startedAt >= backAt && s.status === 200),
+          ),
+        within(20_000),
       );
       const firstSuccess = (kind: Step['kind']) =>
         steps
@@ -372,12 +373,12 @@ describe.skipIf(skip)('PostgreSQL restarts under two server processes', () => {
             where i.status = 'succeeded' and i.payment_id is not null and o.id is null`)
         ).rows[0].n,
       );
-    await within(
-      Math.max(0, backAt + ORDER_WITHIN_MS - at()),
+    await eventually(
       'every charged payment has its order',
       async () => {
         return (await chargedWithoutOrder()) === 0;
       },
+      within(Math.max(0, backAt + ORDER_WITHIN_MS - at())),
     ).catch(async (error) => {
       const detail = await db.query(`
         select i.id, i.payment_id, i.updated_at as charged_at, p.status as payment_status,
@@ -455,10 +456,10 @@ describe.skipIf(skip)('PostgreSQL restarts under two server processes', () => {
       const stored = new Set(rows.rows.map((row) => row.message));
       return accepted.filter((text) => !stored.has(text));
     };
-    await within(
-      10_000,
+    await eventually(
       'every accepted chat message saved',
       async () => (await unsaved()).length === 0,
+      within(10_000),
     ).catch(async (error) => {
       console.error('Accepted, not saved:', await unsaved());
       throw error;

@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client.ts';
 import { type ChatClient, connectChat } from '../test/chat-client.ts';
+import { eventually, msUntil } from '../test/eventually.ts';
+import { freePort } from '../test/ports.ts';
 import {
   buildTestApp,
   createTestDatabase,
@@ -21,15 +22,6 @@ if (!redisInstalled) console.warn('redis-server is not installed: the Redis outa
 
 /** How long Redis stays away: the issue's 20 s, four room heartbeats (5 s; one publish into the outage once ended the process). */
 const OUTAGE_MS = 20_000;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== 'object' || !address) throw new Error('no port');
-  return address.port;
-}
 
 function startRedis(port: number): Promise<ChildProcess> {
   const child = spawn(
@@ -64,15 +56,8 @@ async function killRedis(child: ChildProcess | undefined) {
   await exited;
 }
 
-/** Polls until `check` holds, at most `ms`; returns how long it took. */
-async function within(ms: number, what: string, check: () => Promise<boolean> | boolean): Promise<number> {
-  const start = performance.now();
-  for (;;) {
-    if (await check()) return performance.now() - start;
-    if (performance.now() - start > ms) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** Polls every 100 ms, at most `ms`. */
+const within = (ms: number) => ({ timeoutMs: ms, intervalMs: 100 });
 
 /** Counts each chat text a socket received, to see both losses and duplicates. */
 function countChat(client: ChatClient) {
@@ -147,10 +132,14 @@ describe.skipIf(!redisInstalled)('a Redis outage under two instances', () => {
     await killRedis(redis);
     const killedAt = performance.now();
     for (const instance of instances) {
-      const took = await within(5000, 'health turns degraded', async () => {
-        const { statusCode, body } = await health(instance);
-        return statusCode === 200 && body.status === 'degraded';
-      });
+      const took = await msUntil(
+        'health turns degraded',
+        async () => {
+          const { statusCode, body } = await health(instance);
+          return statusCode === 200 && body.status === 'degraded';
+        },
+        within(5000),
+      );
       figures.degradedAfterMs ??= Math.round(took);
       expect((await health(instance)).body).toMatchObject({
         status: 'degraded',
@@ -200,7 +189,7 @@ describe.skipIf(!redisInstalled)('a Redis outage under two instances', () => {
         sender.send({ type: 'chat_message', message: text });
       }
     });
-    await within(3000, 'chat within instance A', () => during.every((text) => onA.has(text)));
+    await eventually('chat within instance A', () => during.every((text) => onA.has(text)), within(3000));
     figures.deliveredWithinInstanceDuringOutage = `${during.filter((text) => onA.get(text) === 1).length} of ${during.length}`;
     expect(during.map((text) => onA.get(text))).toEqual(during.map(() => 1));
 
@@ -216,15 +205,19 @@ describe.skipIf(!redisInstalled)('a Redis outage under two instances', () => {
     const backAt = performance.now();
     const probes: string[] = [];
     let probe = 0;
-    await within(10_000, 'chat from instance A reaches instance B', async () => {
-      if (probes.some((text) => onB.has(text))) return true;
-      const text = `probe ${probe}`;
-      senders[probe % senders.length]?.send({ type: 'chat_message', message: text });
-      probes.push(text);
-      probe += 1;
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      return probes.some((text) => onB.has(text));
-    });
+    await eventually(
+      'chat from instance A reaches instance B',
+      async () => {
+        if (probes.some((text) => onB.has(text))) return true;
+        const text = `probe ${probe}`;
+        senders[probe % senders.length]?.send({ type: 'chat_message', message: text });
+        probes.push(text);
+        probe += 1;
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        return probes.some((text) => onB.has(text));
+      },
+      within(10_000),
+    );
     figures.crossInstanceChatAfterRestartMs = Math.round(performance.now() - backAt);
     figures.probesSent = probes.length;
     expect(figures.crossInstanceChatAfterRestartMs).toBeLessThan(8000);
@@ -232,11 +225,15 @@ describe.skipIf(!redisInstalled)('a Redis outage under two instances', () => {
     // Once Redis is back nothing arrives twice: every probe reached A's own listener exactly once.
     await new Promise((resolve) => setTimeout(resolve, 1100)); // a chat token refills
     senders[0]?.send({ type: 'chat_message', message: 'after' });
-    await within(3000, 'the last message on both instances', () => onA.has('after') && onB.has('after'));
+    await eventually(
+      'the last message on both instances',
+      () => onA.has('after') && onB.has('after'),
+      within(3000),
+    );
     expect(probes.map((text) => onA.get(text))).toEqual(probes.map(() => 1));
     expect(onA.get('after')).toBe(1);
     expect(onB.get('after')).toBe(1);
-    await within(5000, 'health back to ok', async () => (await health(a)).body.status === 'ok');
+    await eventually('health back to ok', async () => (await health(a)).body.status === 'ok', within(5000));
     expect((await health(b)).body).toMatchObject({ status: 'ok', down: [] });
 
     expect(unhandled).toEqual([]);

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { TEST_CARDS } from '@streamshop/contract/payments.ts';
 import pg from 'pg';
+import { newAccount } from './accounts.ts';
+import { passesWithin } from './eventually.ts';
 import { type ServerProcess, startServerProcess } from './server-process.ts';
-import { newAccount } from './test-app.ts';
 import { createThrowawayDatabase, type ThrowawayDatabase } from './throwaway-database.ts';
 
 /**
@@ -218,9 +219,5 @@ export async function payInBurstAndKill(
 /** Polls `check` every 50 ms for at most `ms`; answers the ms it took, or undefined when it never held. */
 export async function within(ms: number, check: () => Promise<boolean>): Promise<number | undefined> {
   const started = performance.now();
-  for (;;) {
-    if (await check()) return performance.now() - started;
-    if (performance.now() - started > ms) return undefined;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return (await passesWithin('the check', check, ms)) ? performance.now() - started : undefined;
 }

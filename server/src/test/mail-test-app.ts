@@ -1,6 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { AppDeps } from '../app.ts';
 import type { Config } from '../config.ts';
+import { eventually } from './eventually.ts';
 import { startTestSmtpServer, type TestSmtpServer } from './smtp-server.ts';
 import { buildTestApp, type TestApp } from './test-app.ts';
 
@@ -10,18 +11,21 @@ import { buildTestApp, type TestApp } from './test-app.ts';
  * message, if any was queued, has arrived by the time this answers.
  */
 export async function receivedOnceSent({ smtp, t }: MailTestApp, to: string, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    await t.app.mailSender.sendDue();
-    const { rows } = await t.database.pool.query(
-      `select count(*)::int as unsent from mail_outbox
-       where to_address = $1 and sent_at is null and failed_at is null`,
-      [to],
-    );
-    if (rows[0].unsent === 0) return smtp.received.filter((m) => m.to === to);
-    if (Date.now() > deadline) throw new Error(`mail to ${to} still unsent after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await eventually(
+    `every mail to ${to} sent (the count unsent)`,
+    async () => {
+      await t.app.mailSender.sendDue();
+      const { rows } = await t.database.pool.query<{ unsent: number }>(
+        `select count(*)::int as unsent from mail_outbox
+         where to_address = $1 and sent_at is null and failed_at is null`,
+        [to],
+      );
+      return rows[0]?.unsent;
+    },
+    (unsent) => unsent === 0,
+    timeoutMs,
+  );
+  return smtp.received.filter((m) => m.to === to);
 }
 
 export interface MailTestApp {

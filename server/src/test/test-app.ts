@@ -8,6 +8,7 @@ import type { Config } from '../config.ts';
 import { type Database, openDatabase } from '../db/client.ts';
 import type { RateLimiter } from '../platform/rate-limit.ts';
 import { SOCKETS_PER_ADDRESS } from '../platform/socket-cap.ts';
+import { newAccount } from './accounts.ts';
 import { createThrowawayDatabase } from './throwaway-database.ts';
 
 /**
@@ -99,20 +100,8 @@ export function sessionCookie(response: LightMyRequestResponse): string {
   return `${cookie.name}=${cookie.value}`;
 }
 
-let counter = 0;
-/** A valid sign-up body with a unique handle and email. */
-export function newAccount(overrides: Record<string, unknown> = {}) {
-  counter += 1;
-  const suffix = `${process.pid % 1000}_${counter}_${randomBytes(2).toString('hex')}`;
-  return {
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    handle: `ada_${suffix}`,
-    email: `ada_${suffix}@example.com`,
-    password: 'correct horse battery',
-    ...overrides,
-  };
-}
+// In a file of its own so that process-level harness code (checkout-drill.ts) need not load the app.
+export { newAccount } from './accounts.ts';
 
 /** Signs up a fresh account and returns its handle, password and session cookie. */
 export async function signUp(app: FastifyInstance, overrides: Record<string, unknown> = {}) {

@@ -1,6 +1,6 @@
 import { EXACT_TOTAL_LIMIT } from '@streamshop/contract/catalog.ts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { seedLargeCatalogue } from '../../db/seed/index.ts';
+import { seedLargeCatalogue } from '../../cli/seed/index.ts';
 import { buildTestApp, type TestApp } from '../../test/test-app.ts';
 
 let t: TestApp;

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { LocalProvider } from '../../platform/payments/local.ts';
 import { LOCAL_SIGNATURE_HEADER } from '../../platform/payments/local-signature.ts';
 import { type Account, useCheckoutTestApp } from '../../test/checkout-test-app.ts';
+import { eventually } from '../../test/eventually.ts';
 import {
   listProduct,
   openCheckout,
@@ -479,12 +480,13 @@ describe('a server that dies between payment and webhook', () => {
         { sessionSecret: first.config.sessionSecret },
         { autoEnd: false, database: first.database },
       );
-      const deadline = Date.now() + 20_000;
-      let orders = await ordersOf(second.app, b.cookie);
-      while (orders.length === 0 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        orders = await ordersOf(second.app, b.cookie);
-      }
+      const restarted = second;
+      const orders = await eventually(
+        'the order, from the restarted instance',
+        () => ordersOf(restarted.app, b.cookie),
+        (found) => found.length > 0,
+        { timeoutMs: 20_000, intervalMs: 200 },
+      );
       expect(orders).toHaveLength(1);
       expect(await stockOf(second, product.id)).toBe(0);
     } finally {

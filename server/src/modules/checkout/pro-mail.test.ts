@@ -2,6 +2,7 @@ import { TEST_CARDS } from '@streamshop/contract/payments.ts';
 import { describe, expect, it } from 'vitest';
 import type { LocalProvider } from '../../platform/payments/local.ts';
 import { LOCAL_SIGNATURE_HEADER } from '../../platform/payments/local-signature.ts';
+import { eventually } from '../../test/eventually.ts';
 import { receivedOnceSent, useMailTestApp } from '../../test/mail-test-app.ts';
 import { payWithCard } from '../../test/payments.ts';
 import type { TestSmtpServer } from '../../test/smtp-server.ts';
@@ -85,7 +86,10 @@ describe('the Pro receipt', () => {
       [user.user.id],
     );
     await local().renewDue();
-    await until(async () => receivedBy(user).filter((m) => m.subject === RECEIPT).length === 2);
+    await eventually(
+      'the second receipt',
+      () => receivedBy(user).filter((m) => m.subject === RECEIPT).length === 2,
+    );
     const renewal = receivedBy(user).filter((m) => m.subject === RECEIPT)[1];
     expect(renewal?.text).toContain('Thanks, Grace: your Pro subscription renewed');
     expect(renewal?.text).not.toContain('money-back');
@@ -188,7 +192,7 @@ describe('the money-back refund notice', () => {
 
 /** Waits until the user's cancellation notice has failed to send once (SMTP is down). */
 async function untilSendingFailed(user: User) {
-  await until(async () => {
+  await eventually('a failed send', async () => {
     const { rows } = await t.database.pool.query(
       `select 1 from mail_outbox
        where to_address = $1 and dedupe_key like 'pro-cancel:%' and sent_at is null and last_error is not null`,
@@ -196,12 +200,4 @@ async function untilSendingFailed(user: User) {
     );
     return rows.length > 0;
   });
-}
-
-async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }

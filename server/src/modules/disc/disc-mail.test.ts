@@ -2,6 +2,7 @@ import { TEST_CARDS } from '@streamshop/contract/payments.ts';
 import { describe, expect, it } from 'vitest';
 import type { LocalProvider } from '../../platform/payments/local.ts';
 import { LOCAL_SIGNATURE_HEADER } from '../../platform/payments/local-signature.ts';
+import { eventually } from '../../test/eventually.ts';
 import { receivedOnceSent, useMailTestApp } from '../../test/mail-test-app.ts';
 import { payWithCard } from '../../test/payments.ts';
 import type { TestSmtpServer } from '../../test/smtp-server.ts';
@@ -114,7 +115,7 @@ describe('Stream Disc order receipt', () => {
       });
       expect(response.statusCode).toBe(201);
       const key = `disc-order:${response.json().id}`;
-      await until(async () => (await outboxRow(key))?.last_error != null);
+      await eventually('the first try to fail', async () => (await outboxRow(key))?.last_error != null);
       expect((await outboxRow(key))?.sent_at).toBeNull();
     } finally {
       await smtp.start();
@@ -181,12 +182,4 @@ async function outboxRow(key: string) {
     [key],
   );
   return rows[0] as { sent_at: Date | null; last_error: string | null } | undefined;
-}
-
-async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }

@@ -3,7 +3,7 @@ import { betaSignupsForExport, discOrdersForExport, newsletterPreordersForExport
 
 /**
  * CSV exports of what the marketing forms collected (issue 7: "an admin-less export is enough for
- * now"). `npm run export -- <kind>` (server/src/db/export-cli.ts) prints them.
+ * now"). `npm run export -- <kind>` (server/src/cli/export.ts) prints them.
  */
 export const EXPORT_KINDS = ['signups', 'preorders', 'orders'] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];

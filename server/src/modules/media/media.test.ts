@@ -9,14 +9,14 @@ import { memoryBus, redisBus } from '../../platform/bus.ts';
 import { s3Storage } from '../../platform/storage.ts';
 import { type S3Server, startS3Server } from '../../test/s3-server.ts';
 import { buildTestApp, listenOnLoopback, signUp, type TestApp } from '../../test/test-app.ts';
-import { runningPipelines } from './pipeline.ts';
+import { runningPipelines } from './pipeline/pipeline.ts';
 
 /** What Chromium's MediaRecorder sends, in its chunk sizes: H.264 (copied) and VP8 (encoded). */
 function recording(name: string) {
   return {
-    bytes: readFileSync(new URL(`./fixtures/${name}.webm`, import.meta.url)),
+    bytes: readFileSync(new URL(`./containers/fixtures/${name}.webm`, import.meta.url)),
     sizes: JSON.parse(
-      readFileSync(new URL(`./fixtures/${name}.chunks.json`, import.meta.url), 'utf8'),
+      readFileSync(new URL(`./containers/fixtures/${name}.chunks.json`, import.meta.url), 'utf8'),
     ) as number[],
   };
 }

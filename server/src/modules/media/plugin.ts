@@ -1,9 +1,11 @@
 import path from 'node:path';
 import { modulePlugin } from '../../platform/module-plugin.ts';
 import { onStreamsEnded } from '../streams/service.ts';
-import { dropEncoderEverywhere, startEncoderIngest } from './encoder-ingest.ts';
-import { ingestRoutes } from './ingest-routes.ts';
-import { mediaRoutes } from './routes.ts';
+import { hlsRoutes } from './delivery/hls/routes.ts';
+import { viewerRoutes } from './delivery/ws/routes.ts';
+import { publishRoutes } from './ingest/browser/routes.ts';
+import { dropEncoderEverywhere, startEncoderIngest } from './ingest/rtmp/encoder-ingest.ts';
+import { ingestRoutes } from './keys/routes.ts';
 import { MediaService } from './service.ts';
 
 declare module 'fastify' {
@@ -13,8 +15,10 @@ declare module 'fastify' {
 }
 
 /**
- * Live video: the browser's and the encoders' (RTMP) ingest, the pipeline, delivery over
- * WebSocket and HLS, recordings and replays, restreams. Decorates `app.media` (main.ts starts the
+ * Live video, in the stages a stream goes through: ingest (the browser's WebSocket publish,
+ * ingest/browser; encoders over RTMP, ingest/rtmp, with their stream keys, keys/), the pipeline
+ * (ffmpeg and the HLS recorder, pipeline/), delivery (the WebSocket relay, delivery/ws; HLS files
+ * from storage, delivery/hls), replays and restreams. Decorates `app.media` (main.ts starts the
  * demo room and replay with it).
  */
 export const mediaPlugin = modulePlugin('media', async (app, p) => {
@@ -27,13 +31,14 @@ export const mediaPlugin = modulePlugin('media', async (app, p) => {
     p.config.restreamAllowedHosts,
   );
   app.decorate('media', media);
-  await app.register(mediaRoutes, {
+  await app.register(hlsRoutes, { storage: p.storage });
+  await app.register(publishRoutes, {
     db: p.db,
     media,
-    storage: p.storage,
     publicUrl: p.config.publicUrl,
     sessionSockets: p.sessionSockets,
   });
+  await app.register(viewerRoutes, { db: p.db, media, publicUrl: p.config.publicUrl });
   media.startSweeps(p.options.replaySweepMs);
   // Streams ended by auto-end (on any instance) get their replays now rather than at the next sweep.
   const stopHearingEnds = await onStreamsEnded(p.bus, (roomNames) => media.makeReplays(roomNames));

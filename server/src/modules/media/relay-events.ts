@@ -1,7 +1,9 @@
 /**
- * What a room's relay does, as data: the publisher's instance derives these from the WebM bytes
- * (ingest.ts), applies them to its own viewers and sends them to the other instances, which apply
- * the same events to theirs. So every instance's relay holds the same init segment and group.
+ * What a room's relay does, as data, and the unit every stage passes on: the containers' splitters
+ * (containers/) make these of what the publisher sends (the pipeline's input) and of the
+ * pipeline's fMP4 (its output). The publisher's instance applies the output's to its own viewers
+ * and sends them to the other instances, which apply the same events to theirs. So every
+ * instance's relay holds the same init segment and group.
  */
 export type RelayEvent =
   /** A (re)connecting publisher: everything restarts. */

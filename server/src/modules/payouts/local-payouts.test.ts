@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.ts';
+import { eventually } from '../../test/eventually.ts';
 import { listProduct, openCheckout, payWithCard } from '../../test/payments.ts';
 import { buildTestApp, createTestDatabase, signUp, type TestApp } from '../../test/test-app.ts';
 
@@ -34,15 +35,6 @@ async function sell(seller: { cookie: string }, priceCents: number) {
   expect((await payWithCard(a.app, checkout.json().clientSecret)).statusCode).toBe(200);
 }
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** The hold is PAYOUT_HOLD_DAYS: the test moves the seller's entries past it instead of waiting. */
 const makeAvailable = (sellerId: string) =>
   database.pool.query(
@@ -59,7 +51,8 @@ describe('local payouts', () => {
     expect(await balanceOf(seller.cookie)).toMatchObject({ pendingCents: 4500, paidOutCents: 0 });
 
     await makeAvailable(seller.user.id);
-    const paid = await until(
+    const paid = await eventually(
+      'the payout',
       () => balanceOf(seller.cookie),
       (balance) => balance.paidOutCents > 0,
     );
@@ -85,7 +78,8 @@ describe('local payouts', () => {
     const seller = await signUp(a.app);
     await sell(seller, 3000);
     await makeAvailable(seller.user.id);
-    await until(
+    await eventually(
+      'the payout',
       () => balanceOf(seller.cookie),
       (balance) => balance.paidOutCents > 0,
     );

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stripeProvider } from '../../platform/payments/stripe.ts';
+import { eventually } from '../../test/eventually.ts';
 import { listProduct, openCheckout } from '../../test/payments.ts';
 import {
   STRIPE_TEST_SETTINGS,
@@ -41,15 +42,6 @@ const accountRefOf = async (userId: string) =>
     ?.stripe_account_id as string | null;
 const deliver = (type: string, object: Record<string, unknown>) =>
   t.app.inject({ method: 'POST', url: WEBHOOK_PATH, ...signedStripeEvent(type, object) });
-
-async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('payouts with Stripe Connect', () => {
   it('answers 401 before anything else when signed out', async () => {
@@ -143,7 +135,8 @@ describe('payouts with Stripe Connect', () => {
       headers: { cookie: seller.cookie },
     });
     expect(refund.statusCode).toBe(200);
-    const refunds = await until(
+    const refunds = await eventually(
+      'the refund at Stripe',
       () => stripe.refunds.filter((r) => r.payment_intent === charge?.id),
       (found) => found.length > 0,
     );

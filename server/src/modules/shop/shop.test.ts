@@ -1,6 +1,7 @@
 import type { ServerMessage } from '@streamshop/contract/live.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { eventually } from '../../test/eventually.ts';
 import { listProduct, payWithCard, signUpMany, stockOf } from '../../test/payments.ts';
 import { buildTestApp, listenOnLoopback, signUp, type TestApp } from '../../test/test-app.ts';
 import { CHECKOUT_RESERVATION_SECONDS, OFFER_RESERVATION_SECONDS } from '../checkout/service.ts';
@@ -53,13 +54,15 @@ function listen(room: string, cookie?: string) {
     type: T,
     match: (m: Extract<ServerMessage, { type: T }>) => boolean = () => true,
   ) {
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      const found = received.find((m) => m.type === type && match(m as Extract<ServerMessage, { type: T }>));
-      if (found) return found as Extract<ServerMessage, { type: T }>;
-      if (Date.now() > deadline) throw new Error(`no ${type}; got ${JSON.stringify(received)}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const wanted = (m: ServerMessage) => m.type === type && match(m as Extract<ServerMessage, { type: T }>);
+    // On time-out the error shows every message received (eventually's last answer).
+    const all = await eventually(
+      `a ${type} message`,
+      () => received,
+      (ms) => ms.some(wanted),
+      5000,
+    );
+    return all.find(wanted) as Extract<ServerMessage, { type: T }>;
   }
   return { socket, received, opened, next };
 }

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../../test/eventually.ts';
 import { startTestSmtpServer, type TestSmtpServer } from '../../test/smtp-server.ts';
 import { buildTestApp, type TestApp } from '../../test/test-app.ts';
 import { LEASE_SEC } from '../leases.ts';
@@ -55,7 +56,7 @@ describe('mail outbox over SMTP', () => {
     expect(mail.html).toContain('Something happened &amp; you should know.');
     const [row] = await rowsOf('test:first');
     expect(mail.messageId).toBe(`<${row.id}@localhost>`);
-    await until(async () => (await rowsOf('test:first'))[0].sent_at !== null);
+    await eventually('sent', async () => (await rowsOf('test:first'))[0].sent_at !== null);
     const [sent] = await rowsOf('test:first');
     expect(sent).toMatchObject({ text_body: null, html_body: null, attempts: 1 });
   });
@@ -72,7 +73,7 @@ describe('mail outbox over SMTP', () => {
     await smtp.stop();
     const to = address();
     await t.app.mailer.queue(t.database.db, 'test:outage', to, body('Sent after the outage'));
-    await until(async () => (await rowsOf('test:outage'))[0].last_error !== null);
+    await eventually('a failed try', async () => (await rowsOf('test:outage'))[0].last_error !== null);
     const [waiting] = await rowsOf('test:outage');
     expect(waiting.sent_at).toBeNull();
     expect(waiting.failed_at).toBeNull();
@@ -121,7 +122,7 @@ describe('mail outbox over SMTP', () => {
       const to = address();
       await t.app.mailer.queue(t.database.db, 'test:slow', to, body('Accepted slowly'));
       await smtp.waitFor((m) => m.to === to, (LEASE_SEC + 10) * 1000);
-      await until(async () => (await rowsOf('test:slow'))[0].sent_at !== null);
+      await eventually('sent after the lease', async () => (await rowsOf('test:slow'))[0].sent_at !== null);
       smtp.delayAcceptance(0);
       await Promise.all([t.app.mailSender.sendDue(), second.app.mailSender.sendDue()]);
       expect(smtp.received.filter((m) => m.to === to)).toHaveLength(1);
@@ -146,7 +147,9 @@ describe('mail outbox over SMTP', () => {
         ),
       );
       await Promise.all([t.app.mailSender.sendDue(), second.app.mailSender.sendDue()]);
-      await until(async () => recipients.every((to) => smtp.received.some((m) => m.to === to)));
+      await eventually('every recipient served', () =>
+        recipients.every((to) => smtp.received.some((m) => m.to === to)),
+      );
       await new Promise((r) => setTimeout(r, 300));
       for (const to of recipients) expect(smtp.received.filter((m) => m.to === to)).toHaveLength(1);
     } finally {
@@ -171,7 +174,7 @@ describe('mail without SMTP_URL', () => {
         'reader@example.com',
         body('Read me from disk'),
       );
-      await until(async () => {
+      await eventually('an .eml file', () => {
         try {
           return readdirSync(outbox).some((name) => name.endsWith('.eml'));
         } catch {
@@ -189,11 +192,3 @@ describe('mail without SMTP_URL', () => {
     }
   });
 });
-
-async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

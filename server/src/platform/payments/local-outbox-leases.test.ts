@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_PATH } from '../../modules/checkout/routes.ts';
+import { eventually } from '../../test/eventually.ts';
 import { buildTestApp, type TestApp } from '../../test/test-app.ts';
 import { LEASE_SEC } from '../leases.ts';
 import type { LocalProvider } from './local.ts';
@@ -62,19 +63,18 @@ async function recorded(id: string): Promise<number> {
   return result.rows[0].n;
 }
 
-async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describe('the webhook outbox’s short leases', () => {
   it('lets another instance take over an event whose deliverer died, once its short lease lapses', async () => {
     // Claimed (attempt 1) by a deliverer that died at once: its lease is never renewed.
     const id = await leftBehindEvent({ attempts: 1, leaseSec: LEASE_SEC });
-    await until(async () => (await eventRow(id)).delivered_at !== null, (LEASE_SEC + 10) * 1000);
+    await eventually(
+      'delivered by the second instance',
+      async () => (await eventRow(id)).delivered_at !== null,
+      {
+        timeoutMs: (LEASE_SEC + 10) * 1000,
+        intervalMs: 100,
+      },
+    );
     expect(await eventRow(id)).toMatchObject({ attempts: 2 });
     expect(await recorded(id)).toBe(1);
   }, 30_000);

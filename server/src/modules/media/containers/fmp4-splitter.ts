@@ -1,0 +1,25 @@
+import type { RelayEvent } from '../relay-events.ts';
+import { Fmp4Reader } from './fmp4.ts';
+
+/**
+ * Fragmented MP4 (the pipeline's output, or Safari's MediaRecorder) as relay events: the init
+ * segment, then a group at every fragment that starts with a video keyframe, appends between.
+ */
+export class Fmp4Splitter {
+  private readonly reader = new Fmp4Reader();
+  /** The MediaSource type of the stream, once its init segment has been read. */
+  mimeType: string | undefined;
+
+  /** Throws Fmp4Error when the bytes are not fragmented MP4. */
+  push(chunk: Buffer): RelayEvent[] {
+    return this.reader.push(chunk).map((event): RelayEvent => {
+      if (event.kind === 'init') {
+        this.mimeType = `video/mp4; codecs="${event.codecs.join(',')}"`;
+        return { kind: 'init', bytes: event.bytes };
+      }
+      return event.keyframe
+        ? { kind: 'group', start: [], keyframe: event.bytes }
+        : { kind: 'append', bytes: event.bytes };
+    });
+  }
+}

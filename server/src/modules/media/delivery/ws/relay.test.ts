@@ -1,0 +1,148 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { WebSocket } from 'ws';
+import { WebmSplitter } from '../../containers/webm-splitter.ts';
+import { decodeRelayEvent, encodeRelayEvent } from '../../relay-events.ts';
+import { RoomRelay } from './relay.ts';
+
+// 3.5 s of real Chromium MediaRecorder output (VP8 + Opus, 100 ms timeslice, keyframe every 1 s),
+// with the sizes of the chunks it was delivered in.
+const fixture = readFileSync(
+  new URL('../../containers/fixtures/mediarecorder-vp8-opus.webm', import.meta.url),
+);
+const chunkSizes: number[] = JSON.parse(
+  readFileSync(
+    new URL('../../containers/fixtures/mediarecorder-vp8-opus.chunks.json', import.meta.url),
+    'utf8',
+  ),
+);
+
+function split(bytes: Buffer, sizes: number[]): Buffer[] {
+  const chunks: Buffer[] = [];
+  let offset = 0;
+  for (const size of sizes) {
+    chunks.push(bytes.subarray(offset, offset + size));
+    offset += size;
+  }
+  if (offset < bytes.length) chunks.push(bytes.subarray(offset));
+  return chunks;
+}
+
+describe('RoomRelay', () => {
+  function fakeViewer() {
+    const received: Array<Buffer | string> = [];
+    const socket = {
+      OPEN: 1,
+      readyState: 1,
+      bufferedAmount: 0,
+      send(data: Buffer | string) {
+        received.push(typeof data === 'string' ? data : Buffer.from(data));
+      },
+    };
+    return { socket: socket as unknown as WebSocket & { bufferedAmount: number }, received };
+  }
+
+  function decodes(bytes: Buffer): string {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ss-relay-'));
+    const file = path.join(dir, 'joined.webm');
+    writeFileSync(file, bytes);
+    return execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-'], {
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
+  }
+
+  /** A relay fed by a publisher's splitter, as on the publisher's instance. */
+  function publishedRelay() {
+    const relay = new RoomRelay();
+    const splitter = new WebmSplitter();
+    relay.apply({ kind: 'reset', mimeType: 'video/webm;codecs=vp8,opus' });
+    return {
+      relay,
+      push(chunk: Buffer) {
+        for (const event of splitter.push(chunk)) relay.apply(event);
+      },
+    };
+  }
+
+  it('starts a late joiner at the latest keyframe with a stream a decoder plays without errors', () => {
+    const { relay, push } = publishedRelay();
+    const chunks = split(fixture, chunkSizes);
+    for (const c of chunks.slice(0, 20)) push(c);
+    const viewer = fakeViewer();
+    relay.addViewer(viewer.socket);
+    for (const c of chunks.slice(20)) push(c);
+    expect(JSON.parse(String(viewer.received[0]))).toEqual({
+      type: 'media_reset',
+      mimeType: 'video/webm;codecs=vp8,opus',
+    });
+    const bytes = Buffer.concat(viewer.received.slice(1).map((b) => b as Buffer));
+    expect(bytes.length).toBeLessThan(fixture.length); // it did not get the whole history
+    expect(decodes(bytes)).toBe('');
+  });
+
+  it('skips a viewer that falls behind to the next keyframe instead of queueing without bound', () => {
+    const { relay, push } = publishedRelay();
+    const chunks = split(fixture, chunkSizes);
+    const viewer = fakeViewer();
+    relay.addViewer(viewer.socket);
+    for (const c of chunks.slice(0, 8)) push(c);
+    const before = viewer.received.length;
+    viewer.socket.bufferedAmount = 10 * 1024 * 1024; // a slow network
+    for (const c of chunks.slice(8, 12)) push(c);
+    expect(viewer.received.length).toBe(before);
+    viewer.socket.bufferedAmount = 0;
+    for (const c of chunks.slice(12)) push(c);
+    const resumed = viewer.received.slice(before) as Buffer[];
+    expect(resumed.length).toBeGreaterThan(0);
+    // It resumes at a Cluster start followed by a keyframe, so the decoder can continue.
+    expect(resumed[0]?.subarray(0, 4).equals(Buffer.from([0x1f, 0x43, 0xb6, 0x75]))).toBe(true);
+  });
+
+  it('gives another instance the same picture from a snapshot and the live events after it', () => {
+    const { relay, push } = publishedRelay();
+    const chunks = split(fixture, chunkSizes);
+    for (const c of chunks.slice(0, 20)) push(c);
+    const snapshot = relay.snapshot();
+    if (!snapshot) throw new Error('no snapshot');
+    // Across the wire and back, as another instance receives it.
+    const received = decodeRelayEvent(encodeRelayEvent(snapshot, 'instance-a'));
+    expect(received?.sender).toBe('instance-a');
+    const mirror = new RoomRelay();
+    const viewer = fakeViewer();
+    mirror.addViewer(viewer.socket);
+    if (received) mirror.apply(received.event);
+    const splitter = new WebmSplitter();
+    // The publisher's events after the snapshot, re-derived here from the same bytes.
+    const events = chunks.flatMap((c) => splitter.push(c));
+    const skip = new WebmSplitter();
+    const seen = chunks.slice(0, 20).flatMap((c) => skip.push(c)).length;
+    for (const event of events.slice(seen))
+      mirror.apply(decodeRelayEvent(encodeRelayEvent(event, 'a'))?.event ?? event);
+    const texts = viewer.received.filter((r) => typeof r === 'string').map((r) => JSON.parse(String(r)).type);
+    expect(texts).toEqual(['media_idle', 'media_reset']);
+    const bytes = Buffer.concat(viewer.received.filter((r): r is Buffer => typeof r !== 'string'));
+    expect(bytes.length).toBeLessThan(fixture.length);
+    expect(decodes(bytes)).toBe('');
+  });
+
+  it('decodes no malformed relay frame', () => {
+    expect(decodeRelayEvent(Buffer.alloc(0))).toBeUndefined();
+    expect(decodeRelayEvent(Buffer.from([200, 0, 0, 0, 1, 65]))).toBeUndefined();
+    expect(decodeRelayEvent(Buffer.from([1, 0, 0, 0, 9, 65]))).toBeUndefined();
+    expect(decodeRelayEvent(encodeRelayEvent({ kind: 'idle' }, 'x'))).toEqual({
+      sender: 'x',
+      event: { kind: 'idle' },
+    });
+  });
+
+  it('tells viewers when nothing is published', () => {
+    const relay = new RoomRelay();
+    const viewer = fakeViewer();
+    relay.addViewer(viewer.socket);
+    expect(viewer.received).toEqual([JSON.stringify({ type: 'media_idle' })]);
+  });
+});

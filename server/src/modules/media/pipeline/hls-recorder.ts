@@ -1,0 +1,262 @@
+import { readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { hlsPath, LIVE_PLAYLIST } from '@streamshop/contract/live.ts';
+import { readObject, type Storage } from '../../../platform/storage.ts';
+import type { PipelinePart } from './pipeline.ts';
+import {
+  dropOldest,
+  isWholePlaylist,
+  LIVE_WINDOW_SEGMENTS,
+  type Playlist,
+  parsePlaylist,
+  renderPlaylist,
+  type Segment,
+} from './playlist.ts';
+import { grabThumbnail } from './thumbnail.ts';
+
+/** How often the working folders are checked for finished segments. */
+const POLL_MS = 100;
+/** A new thumbnail at most this often while live. */
+export const THUMBNAIL_EVERY_MS = 30_000;
+
+export const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
+
+/** Where a stream's HLS files are kept in storage (served at hlsPath: /media/ + the key). */
+export const hlsKey = (roomName: string, file: string) => `hls/${roomName}/${file}`;
+
+/** A recorded part's own playlist (its segments, closed with #EXT-X-ENDLIST once complete). */
+export const partPlaylistName = (partId: string) => `part-${partId}.m3u8`;
+
+async function readIfThere(file: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** A playlist's text as stored (read whole, never cut short), or undefined when there is none. */
+export async function storedPlaylistText(storage: Storage, key: string): Promise<Buffer | undefined> {
+  return readObject(storage, key, isWholePlaylist);
+}
+
+/** A playlist in storage, or undefined when there is none. */
+export async function storedPlaylist(storage: Storage, key: string): Promise<Playlist | undefined> {
+  const bytes = await storedPlaylistText(storage, key);
+  return bytes && parsePlaylist(bytes.toString('utf8'));
+}
+
+export async function putPlaylist(storage: Storage, key: string, text: string): Promise<void> {
+  await storage.put(key, Buffer.from(text), PLAYLIST_TYPE);
+}
+
+/** What the recorder tells the stream's record of parts (the database). */
+export interface RecordedParts {
+  /** Before a part's first segment goes to storage: it is one of the stream's parts from now on. */
+  opened(partId: string): Promise<void>;
+  /** After its last segment and its closed playlist are in storage. */
+  closed(partId: string): Promise<void>;
+}
+
+interface PartState {
+  part: PipelinePart;
+  init: Buffer | undefined;
+  /** ffmpeg's segment names already moved to storage. */
+  stored: Set<string>;
+  /** The part's segments in storage, in order: its own playlist. */
+  segments: Segment[];
+  /** Recorded as one of the stream's parts. */
+  opened: boolean;
+  /** ffmpeg has exited: one last look, then the part is closed and its folder goes. */
+  ended: boolean;
+}
+
+export interface HlsRecorderOptions {
+  roomName: string;
+  storage: Storage;
+  log: { warn(object: object, message: string): void };
+  /** A new thumbnail is in storage at this URL. */
+  onThumbnail: (url: string) => void;
+  /**
+   * Where each part is recorded, so that any instance can join them into the replay. Absent: the
+   * stream keeps only its live window, deleting older segments from storage (the always-live demo
+   * room, which would otherwise grow without end); it has no replay.
+   */
+  parts?: RecordedParts;
+  ffmpegPath?: string;
+}
+
+/**
+ * The stream's HLS on the instance holding its publisher: moves each segment ffmpeg finishes (in
+ * every part, one per ffmpeg run) to storage. After each one it rewrites that part's own playlist
+ * there (`part-<id>.m3u8`, closed when the part ends), which is what the replay is made of, and
+ * the live window (`live.m3u8`), which a publisher moving here from another instance continues.
+ * Every 30 s one segment's first frame becomes the thumbnail.
+ */
+export class HlsRecorder {
+  /** The live window: the last segments, with the sequence numbers of what it left out. */
+  private window: Playlist | undefined;
+  private readonly parts = new Map<string, PartState>();
+  private timer: NodeJS.Timeout | undefined;
+  private work: Promise<void> = Promise.resolve();
+  private lastThumbnailAt = 0;
+  private thumbnails = 0;
+  /** The thumbnail being made (ffmpeg, then storage), if any: close() waits for it. */
+  private thumbnailWork: Promise<void> = Promise.resolve();
+  /** Stored thumbnails, newest last: only the last two are kept (pages may still show the one before). */
+  private readonly thumbnailKeys: string[] = [];
+  /**
+   * This instance holds the stream's publisher: new segments go into the live window. Off once
+   * another instance has taken the publisher over (this one only finishes its parts then).
+   */
+  live = true;
+
+  constructor(private readonly options: HlsRecorderOptions) {}
+
+  addPart(part: PipelinePart): void {
+    // A publisher (re)starting here continues the window as stored, wherever it was written.
+    if (this.parts.size === 0) this.window = undefined;
+    this.parts.set(part.id, {
+      part,
+      init: undefined,
+      stored: new Set(),
+      segments: [],
+      opened: false,
+      ended: false,
+    });
+    this.timer ??= setInterval(() => this.schedule(), POLL_MS);
+  }
+
+  /** The part's ffmpeg exited: its last segments go to storage now, then it is closed. */
+  endPart(part: PipelinePart): Promise<void> {
+    const state = this.parts.get(part.id);
+    if (state) state.ended = true;
+    return this.schedule();
+  }
+
+  /** Waits for every finished segment to be stored; ended parts are closed and their folders removed. */
+  flush(): Promise<void> {
+    return this.schedule();
+  }
+
+  /** The parts recorded and not yet closed (their heartbeat says this instance still writes them). */
+  openParts(): string[] {
+    return [...this.parts.values()].filter((state) => state.opened).map((state) => state.part.id);
+  }
+
+  /** Stores what is finished and stops watching (the stream ended, or this instance is stopping). */
+  /** Stores what is left, and waits for a thumbnail being made: nothing is written after this. */
+  async close(): Promise<void> {
+    await this.flush();
+    this.stopTimer();
+    await this.thumbnailWork;
+  }
+
+  private stopTimer() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private schedule(): Promise<void> {
+    this.work = this.work.then(
+      () => this.collect(),
+      () => this.collect(),
+    );
+    return this.work.catch((error) =>
+      this.options.log.warn({ err: error, roomName: this.options.roomName }, 'storing live segments failed'),
+    );
+  }
+
+  private async collect(): Promise<void> {
+    const { storage, roomName, parts } = this.options;
+    this.window ??= await liveWindowOf(storage, roomName);
+    const window = this.window;
+    let added = 0;
+    for (const state of this.parts.values()) {
+      const { part } = state;
+      const text = await readIfThere(path.join(part.dir, 'index.m3u8'));
+      const fresh = text
+        ? parsePlaylist(text.toString('utf8')).segments.filter((s) => !state.stored.has(s.uri))
+        : [];
+      for (const segment of fresh) {
+        if (parts && !state.opened) {
+          await parts.opened(part.id);
+          state.opened = true;
+        }
+        const map = `${part.id}-init.mp4`;
+        if (!state.init) {
+          state.init = await readFile(path.join(part.dir, 'init.mp4'));
+          await storage.put(hlsKey(roomName, map), state.init, 'video/mp4');
+        }
+        const bytes = await readFile(path.join(part.dir, segment.uri));
+        const uri = `${part.id}-${segment.uri}`;
+        await storage.put(hlsKey(roomName, uri), bytes, 'video/iso.segment');
+        state.stored.add(segment.uri);
+        state.segments.push({ uri, duration: segment.duration, map, discontinuity: false });
+        if (this.live) {
+          window.segments.push({
+            uri,
+            duration: segment.duration,
+            map,
+            discontinuity: (window.segments.at(-1)?.map ?? map) !== map,
+          });
+          added += 1;
+        }
+        await rm(path.join(part.dir, segment.uri), { force: true });
+        this.maybeThumbnail(state.init, bytes);
+      }
+      if (parts && state.opened && (fresh.length > 0 || state.ended)) {
+        const playlist: Playlist = { segments: state.segments, ended: state.ended };
+        await putPlaylist(storage, hlsKey(roomName, partPlaylistName(part.id)), renderPlaylist(playlist));
+      }
+      if (state.ended) {
+        if (parts && state.opened) await parts.closed(part.id);
+        this.parts.delete(part.id);
+        await rm(part.dir, { recursive: true, force: true });
+      }
+    }
+    const dropped = dropOldest(window, LIVE_WINDOW_SEGMENTS);
+    if (!parts) await this.deleteDropped(window, dropped);
+    if (added > 0) {
+      await putPlaylist(
+        storage,
+        hlsKey(roomName, LIVE_PLAYLIST),
+        renderPlaylist(window, LIVE_WINDOW_SEGMENTS),
+      );
+    }
+    if (this.parts.size === 0) this.stopTimer();
+  }
+
+  /** Without a replay to keep, segments (and init segments) that left the window leave storage. */
+  private async deleteDropped(window: Playlist, dropped: Segment[]): Promise<void> {
+    const { storage, roomName } = this.options;
+    const maps = new Set(window.segments.map((segment) => segment.map));
+    for (const segment of dropped) await storage.delete(hlsKey(roomName, segment.uri));
+    for (const map of new Set(dropped.map((segment) => segment.map))) {
+      if (!maps.has(map)) await storage.delete(hlsKey(roomName, map));
+    }
+  }
+
+  private maybeThumbnail(init: Buffer, segment: Buffer) {
+    const now = Date.now();
+    if (now - this.lastThumbnailAt < THUMBNAIL_EVERY_MS) return;
+    this.lastThumbnailAt = now;
+    const { storage, roomName, log, onThumbnail } = this.options;
+    const name = `thumb-${Date.now().toString(36)}-${this.thumbnails++}.jpg`;
+    this.thumbnailWork = grabThumbnail(init, segment, this.options.ffmpegPath)
+      .then(async (jpeg) => {
+        await storage.put(hlsKey(roomName, name), jpeg, 'image/jpeg');
+        onThumbnail(hlsPath(roomName, name));
+        this.thumbnailKeys.push(hlsKey(roomName, name));
+        while (this.thumbnailKeys.length > 2) await storage.delete(this.thumbnailKeys.shift() as string);
+      })
+      .catch((error) => log.warn({ err: error, roomName }, 'making a thumbnail failed'));
+  }
+}
+
+/** The stream's live window as stored (by this instance or another), or an empty one. */
+async function liveWindowOf(storage: Storage, roomName: string): Promise<Playlist> {
+  const stored = await storedPlaylist(storage, hlsKey(roomName, LIVE_PLAYLIST));
+  return stored && !stored.ended ? { ...stored, ended: false } : { segments: [], ended: false };
+}
