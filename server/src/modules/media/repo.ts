@@ -21,10 +21,16 @@ export async function publishTargetOf(
   return row && { rtmpUrl: row.rtmp_url, plan: row.plan };
 }
 
-/** A live stream's latest picture (an ended stream keeps the one it has, or none once forgotten). */
+/**
+ * A live stream's latest picture. An ended stream keeps the one it has; one that ended before its
+ * first picture was made (a short stream, a slow ffmpeg) takes that picture; the streams of a
+ * deleted account take none.
+ */
 export async function setThumbnailUrl(db: Db, roomName: string, thumbnailUrl: string): Promise<void> {
   await db.execute(sql`
-    update streams set thumbnail_url = ${thumbnailUrl} where room_name = ${roomName} and ended_at is null`);
+    update streams s set thumbnail_url = ${thumbnailUrl}
+    where s.room_name = ${roomName} and (s.ended_at is null or s.thumbnail_url is null)
+      and not exists (select 1 from users u where u.id = s.owner_id and u.deleted_at is not null)`);
 }
 
 /** Whether the stream's owner deleted their account: its recordings are removed, not made a replay. */

@@ -251,7 +251,11 @@ export class HlsRecorder {
         this.thumbnailKeys.push(hlsKey(roomName, name));
         while (this.thumbnailKeys.length > 2) await storage.delete(this.thumbnailKeys.shift() as string);
       })
-      .catch((error) => log.warn({ err: error, roomName }, 'making a thumbnail failed'));
+      .catch((error) => {
+        // The next segment tries again, rather than 30 s later: a short stream still gets one.
+        this.lastThumbnailAt = Number.NEGATIVE_INFINITY;
+        log.warn({ err: error, roomName }, 'making a thumbnail failed; the next segment tries again');
+      });
   }
 }
 
