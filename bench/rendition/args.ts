@@ -1,6 +1,6 @@
 /**
  * The ffmpeg arguments of each row. The copy row is the server's own (`pipelineArgs(true)` of
- * server/src/modules/media/pipeline.ts: H.264 copied, audio to AAC, the tee muxer writing fMP4 on
+ * server/src/modules/media/pipeline/pipeline.ts: H.264 copied, audio to AAC, the tee muxer writing fMP4 on
  * stdout for the WebSocket path and HLS into the working folder). A rendition row is the same
  * process with one more video stream: the input decoded, scaled and encoded by libx264, written
  * with the same audio as a second HLS playlist in `low/` (preset `none`: decoded and scaled into

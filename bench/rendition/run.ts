@@ -11,7 +11,7 @@ import { once } from 'node:events';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { Fmp4Ingest } from '../../server/src/test/support.ts';
+import { Fmp4Splitter } from '../../server/src/test/support.ts';
 import { cpuSeconds, rssMb, runQueueWaitSeconds, sleep } from '../support.ts';
 import { ffmpegArgs, LOW_DIR } from './args.ts';
 import { stopAll, track } from './children.ts';
@@ -214,7 +214,7 @@ export async function runLive(
 ): Promise<LiveRun> {
   const { child, stderr, progress } = start(row, dir);
   const pid = child.pid ?? -1;
-  const output = new Fmp4Ingest();
+  const output = new Fmp4Splitter();
   const liveKeyframes: number[] = [];
   let liveBytes = 0;
   child.stdout.on('data', (chunk: Buffer) => {

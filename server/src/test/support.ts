@@ -23,7 +23,7 @@ export {
   isAacSequenceHeader,
   videoTagInfo,
 } from '../modules/media/containers/flv.ts';
-export { Fmp4Splitter as Fmp4Ingest } from '../modules/media/containers/fmp4-splitter.ts';
+export { Fmp4Splitter } from '../modules/media/containers/fmp4-splitter.ts';
 export { pipelineArgs } from '../modules/media/pipeline/pipeline.ts';
 export { LEASE_SEC } from '../platform/leases.ts';
 export { newAccount } from './accounts.ts';

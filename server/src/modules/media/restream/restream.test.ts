@@ -12,9 +12,9 @@ import {
   Restream,
   type RestreamLogger,
   redactRtmpUrl,
+  relayStartOf,
   runningRestreams,
   scrubRtmpUrl,
-  webmStartOf,
 } from './restream.ts';
 
 const fixture = readFileSync(new URL('../containers/fixtures/mediarecorder-vp8-opus.webm', import.meta.url));
@@ -331,15 +331,15 @@ describe('Restream', () => {
 
   it('starts ffmpeg from the init segment and the current group, its Cluster start first', () => {
     const relay = new RoomRelay();
-    expect(webmStartOf(relay.snapshot())).toBeUndefined();
+    expect(relayStartOf(relay.snapshot())).toBeUndefined();
     const b = (s: string) => Buffer.from(s);
     relay.apply({ kind: 'reset', mimeType: 'video/webm' });
     relay.apply({ kind: 'init', bytes: b('INIT.') });
     relay.apply({ kind: 'append', bytes: b('before.') });
-    expect(webmStartOf(relay.snapshot())).toEqual({ bytes: b('INIT.'), inGroup: false });
+    expect(relayStartOf(relay.snapshot())).toEqual({ bytes: b('INIT.'), inGroup: false });
     relay.apply({ kind: 'group', start: [b('CLUSTER.'), b('TIME.')], keyframe: b('KEY.') });
     relay.apply({ kind: 'append', bytes: b('next.') });
-    expect(webmStartOf(relay.snapshot())).toEqual({
+    expect(relayStartOf(relay.snapshot())).toEqual({
       bytes: b('INIT.CLUSTER.TIME.KEY.next.'),
       inGroup: true,
     });

@@ -74,16 +74,17 @@ export function scrubRtmpUrl(text: string, rtmpUrl: string): string {
 }
 
 /**
- * The point ffmpeg (re)starts from: a valid WebM start. `bytes` is the init segment, plus the
- * current keyframe group when there is one (`inGroup`), so the following live bytes continue it.
+ * The point ffmpeg (re)starts from: the start of the relayed stream. `bytes` is the init segment,
+ * plus the current keyframe group when there is one (`inGroup`), so the following live bytes
+ * continue it.
  */
-export interface WebmStart {
+export interface RelayStart {
   bytes: Buffer;
   inGroup: boolean;
 }
 
-/** A relay snapshot (RoomRelay.snapshot()) as the bytes of a WebM start. */
-export function webmStartOf(snapshot: RelayEvent | undefined): WebmStart | undefined {
+/** A relay snapshot (RoomRelay.snapshot()) as the bytes a restream starts from. */
+export function relayStartOf(snapshot: RelayEvent | undefined): RelayStart | undefined {
   if (snapshot?.kind !== 'snapshot') return undefined;
   const parts: Buffer[] = [];
   let hasInit = false;
@@ -112,8 +113,8 @@ export interface RestreamOptions {
   roomName: string;
   rtmpUrl: string;
   log: RestreamLogger;
-  /** The room's WebM start right now (from the relay), for a (re)started ffmpeg. */
-  resume: () => WebmStart | undefined;
+  /** Where the room's relayed stream starts right now, for a (re)started ffmpeg. */
+  resume: () => RelayStart | undefined;
   /** Spawns only once this settles (the previous publisher's ffmpeg letting go of the URL). */
   after?: Promise<unknown>;
   ffmpegPath?: string;
@@ -137,7 +138,7 @@ export function runningRestreams(): Restream[] {
 
 /**
  * Restreaming of one publisher connection to an external RTMP URL (a pro feature): one ffmpeg
- * child transcoding the publisher's WebM to H.264/AAC FLV, which an RtmpPublisher sends to the
+ * child turning the relayed stream (the pipeline's fMP4) into H.264/AAC FLV, which an RtmpPublisher sends to the
  * URL (ffmpeg never sees the URL or its key). It is fed relay events (the same
  * bytes as the publisher's, minus any stretch it skipped), and never blocks or fails anything
  * else: when ffmpeg is behind it skips ahead to the next keyframe; when ffmpeg exits while the
@@ -310,7 +311,7 @@ export class Restream {
     child.once('error', (error) => onDone({ error }));
     child.once('close', (code, signal) => onDone({ code, signal }));
 
-    // A valid WebM start: the relay's init segment and current keyframe group, when it has them.
+    // A valid start: the relay's init segment and current keyframe group, when it has them.
     this.state = 'init';
     const start = this.options.resume();
     if (start && this.write([start.bytes], true)) this.state = start.inGroup ? 'flowing' : 'keyframe';

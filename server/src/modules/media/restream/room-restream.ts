@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { egressRefusal, guardedLookup } from '../../../platform/egress.ts';
 import type { LiveRoom } from '../live-room.ts';
-import { Restream, redactRtmpUrl, webmStartOf } from './restream.ts';
+import { Restream, redactRtmpUrl, relayStartOf } from './restream.ts';
 
 type RestreamingRoom = Pick<LiveRoom, 'relay' | 'splitter' | 'restream' | 'restreamGeneration'>;
 
@@ -36,7 +36,7 @@ export async function startRestream(
     roomName,
     rtmpUrl,
     log,
-    resume: () => webmStartOf(room.relay.snapshot()),
+    resume: () => relayStartOf(room.relay.snapshot()),
     after: previous,
     // Every (re)connection resolves the host again and refuses private addresses then.
     lookup: guardedLookup(allowedHosts),
