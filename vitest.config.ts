@@ -1,11 +1,34 @@
 import { defineConfig } from 'vitest/config';
 
-function serverProject(name: string, env: Record<string, string>) {
+/**
+ * Server test files whose subject is not SQL: parsers, protocols and pure functions (no database
+ * at all), video through ffmpeg and storage faults (the rooms' SQL they touch is the streams and
+ * media tests' on both databases), Redis outages, and PGlite's own data-directory lock. The
+ * PostgreSQL pass leaves them out; every other server file runs on both databases.
+ */
+const NOT_SQL = [
+  'src/config.test.ts',
+  'src/db/data-dir-lock.test.ts',
+  'src/modules/media/containers/**',
+  'src/modules/media/delivery/hls/storage-faults.test.ts',
+  'src/modules/media/delivery/ws/relay.test.ts',
+  'src/modules/media/ingest/plan-resolution.test.ts',
+  'src/modules/media/ingest/rtmp/{bounded-chunks,ingest-limits,publish-session,server,server-ffmpeg}.test.ts',
+  'src/modules/media/pipeline/playlist.test.ts',
+  'src/modules/media/replays/demo-replay.test.ts',
+  'src/modules/media/restream/{publisher,restream}.test.ts',
+  'src/modules/moderation/blocked-words.test.ts',
+  'src/platform/{address-bucket,egress,logger,rate-limit,redis-fallback,redis-outage,storage,token-bucket}.test.ts',
+  'src/platform/payments/{local,stripe}.test.ts',
+];
+
+function serverProject(name: string, env: Record<string, string>, exclude: string[] = []) {
   return {
     test: {
       name,
       root: 'server',
       include: ['src/**/*.test.ts'],
+      exclude: ['**/node_modules/**', ...exclude],
       env,
       testTimeout: 30_000,
       hookTimeout: 60_000,
@@ -13,17 +36,23 @@ function serverProject(name: string, env: Record<string, string>) {
   };
 }
 
-/** One runner for every workspace; `npm test` runs them all. */
+/**
+ * One runner for every workspace; `npm test` runs them all. Most server tests wait on sockets,
+ * child processes and timers rather than the CPU, so three files run at once even on two cores
+ * (Vitest's default there is one). The browser specs run after everything else, one file at a time,
+ * so nothing else competes with Chromium and the video they measure (ADR 0005, docs/operations.md).
+ */
 export default defineConfig({
   test: {
+    maxWorkers: 3,
     projects: [
       { test: { name: 'contract', root: 'contract', include: ['src/**/*.test.ts'] } },
-      // The repository's own tooling: the import rules `npm run lint` enforces.
+      // The repository's own tooling: the import rules and the file-size check `npm run lint` enforces.
       { test: { name: 'tooling', root: '.', include: ['scripts/**/*.test.ts'] } },
       // The server suite runs on embedded PGlite, and again on PostgreSQL when one is given.
       serverProject('server', { TEST_DATABASE_URL: '' }),
       ...(process.env.TEST_DATABASE_URL
-        ? [serverProject('server-postgres', { TEST_DATABASE_URL: process.env.TEST_DATABASE_URL })]
+        ? [serverProject('server-postgres', { TEST_DATABASE_URL: process.env.TEST_DATABASE_URL }, NOT_SQL)]
         : []),
       {
         test: {
@@ -41,6 +70,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
