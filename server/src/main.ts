@@ -37,12 +37,17 @@ async function main() {
         seconds: DEMO_REPLAY_SECONDS,
         thumbnail: DEMO_REPLAY_THUMBNAIL,
       })
-      .catch((error) => app.log.warn({ err: error }, 'making the demo replay video failed'));
+      .catch((error) => {
+        // Stopped while it was being made: it is made at the next start.
+        if ((error as Error).name !== 'AbortError')
+          app.log.warn({ err: error }, 'making the demo replay video failed');
+      });
     // One looping publisher: only where no other instance could start a second (no REDIS_URL).
     if (config.demoLive && !config.redisUrl) {
-      void app.media
-        .startDemoLive(DEMO_LIVE_STREAM)
-        .catch((error) => app.log.warn({ err: error }, 'starting the demo live room failed'));
+      void app.media.startDemoLive(DEMO_LIVE_STREAM).catch((error) => {
+        if ((error as Error).name !== 'AbortError')
+          app.log.warn({ err: error }, 'starting the demo live room failed');
+      });
     }
   }
 

@@ -3,6 +3,7 @@ import http from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { eventually } from '../test/eventually.ts';
 import { freePort } from '../test/ports.ts';
 import { type ServerProcess, startServerProcess } from '../test/server-process.ts';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '../test/throwaway-database.ts';
@@ -392,9 +393,14 @@ describe('SIGTERM', () => {
   }, 110_000);
 
   it('sent to the pid of `npm run serve` (what a supervisor signals) drains the server; the whole tree exits 0', async () => {
-    const server = await startServer(GRACE_MS, 0, {}, 'npm');
-    const tree = descendantsOf(server.pid);
-    expect(tree.length).toBeGreaterThan(0);
+    // With the demo data, the server is making the demo replay's video (ffmpeg) when it is told to stop.
+    const server = await startServer(GRACE_MS, 0, { SEED_DEMO: 'true' }, 'npm');
+    const tree = await eventually(
+      'ffmpeg making the demo replay',
+      () => descendantsOf(server.pid),
+      (pids) => pids.some((pid) => commandOf(pid).startsWith('ffmpeg')),
+      30_000,
+    );
     stops.push(() => {
       for (const pid of tree) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
     });
@@ -425,7 +431,21 @@ function descendantsOf(pid: number): number[] {
   return children.flatMap((child) => [child, ...descendantsOf(child)]);
 }
 
+function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+  } catch {
+    return '';
+  }
+}
+
+/** Running, that is: a zombie (exited, not yet reaped) is not. */
 function isAlive(pid: number): boolean {
+  try {
+    if (/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))) return false;
+  } catch {
+    return false;
+  }
   try {
     process.kill(pid, 0);
     return true;

@@ -64,6 +64,10 @@ export class MediaService {
   private replaySweep: NodeJS.Timeout | undefined;
   private readonly endListeners = new Set<(roomName: string) => void>();
   private demoLive: DemoLive | undefined;
+  /** Aborted at close: the demo's ffmpeg runs stop with the server. */
+  private readonly closing = new AbortController();
+  /** The demo's ffmpeg work under way (settled, never rejecting): close() waits for it. */
+  private readonly demoWork: Promise<unknown>[] = [];
 
   constructor(
     private readonly db: Db,
@@ -309,20 +313,26 @@ export class MediaService {
 
   /** Makes the demo replay's video when storage lacks it (the seed writes its stream rows). */
   async ensureDemoReplay(demo: DemoReplay): Promise<void> {
-    if (await ensureDemoReplay(this.storage, this.stagingDir, demo)) {
-      this.log.info({ roomName: demo.roomName }, 'demo replay video made');
-    }
+    const making = ensureDemoReplay(this.storage, this.stagingDir, demo, 'ffmpeg', this.closing.signal);
+    this.demoWork.push(making.catch(() => false));
+    if (await making) this.log.info({ roomName: demo.roomName }, 'demo replay video made');
   }
 
   /** Starts the always-live demo room (DEMO_LIVE), once; see ingest/demo-live.ts. */
   async startDemoLive(demo: DemoLiveStream): Promise<void> {
     if (this.demoLive || !(await upsertDemoLiveStream(this.db, demo))) return;
     this.demoLive = new DemoLive(path.join(this.stagingDir, 'demo-clip'), demo.roomName, this, this.log);
-    await this.demoLive.start();
+    const starting = this.demoLive.start();
+    this.demoWork.push(starting.catch(() => undefined));
+    await starting;
   }
 
   async close(): Promise<void> {
+    // The demo's ffmpeg runs (the replay's and the live clip's encodings) are killed and waited
+    // for: nothing of this process is left running after it exits.
+    this.closing.abort();
     this.demoLive?.stop();
+    await Promise.all(this.demoWork);
     this.leases.stopHeartbeat();
     clearInterval(this.replaySweep);
     const restreamsStopped = [...this.rooms.values()].map((room) => stopRestream(room));

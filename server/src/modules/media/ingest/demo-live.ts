@@ -40,6 +40,8 @@ export class DemoLive {
   private child: ChildProcessByStdio<null, Readable, null> | undefined;
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
+  /** Kills the clip's encoding if the server stops while it runs. */
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly clipDir: string,
@@ -91,7 +93,7 @@ export class DemoLive {
         ...['-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-g', '30', '-b:v', '1000k'],
         ...['-c:a', 'aac', '-b:a', '96k', '-shortest', '-f', 'matroska', partial],
       ],
-      { timeout: 120_000 },
+      { timeout: 120_000, signal: this.stopping.signal },
     );
     await rename(partial, clip);
     return clip;
@@ -121,6 +123,7 @@ export class DemoLive {
 
   stop(): void {
     this.stopped = true;
+    this.stopping.abort();
     if (this.timer) clearTimeout(this.timer);
     this.child?.kill('SIGKILL');
   }

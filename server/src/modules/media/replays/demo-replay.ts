@@ -25,6 +25,8 @@ export async function ensureDemoReplay(
   workRoot: string,
   demo: DemoReplay,
   ffmpegPath = 'ffmpeg',
+  /** Aborted when the server stops: ffmpeg is killed, not left running after the process. */
+  signal?: AbortSignal,
 ): Promise<boolean> {
   const existing = await storage.get(hlsKey(demo.roomName, 'index.m3u8'));
   if (existing) {
@@ -46,7 +48,7 @@ export async function ensureDemoReplay(
         ...['-hls_playlist_type', 'vod', '-hls_fmp4_init_filename', 'init.mp4'],
         ...['-hls_segment_filename', path.join(dir, 'seg-%05d.m4s'), path.join(dir, 'index.m3u8')],
       ],
-      { timeout: 120_000 },
+      { timeout: 120_000, signal },
     );
     const made = parsePlaylist(await readFile(path.join(dir, 'index.m3u8'), 'utf8'));
     const init = await readFile(path.join(dir, 'init.mp4'));
