@@ -2,7 +2,7 @@
  * What a lower HLS rendition for Pro streams would cost (the issue "Pro viewers with slow
  * connections get a lower rendition on HLS if the CPU budget allows; measure it before deciding").
  *
- * Today the live pipeline (ADR 0011, server/src/modules/media/pipeline.ts) copies a publisher's
+ * Today the live pipeline (ADR 0011, server/src/modules/media/pipeline/pipeline.ts) copies a publisher's
  * H.264 into fMP4 for the WebSocket path and HLS: one ffmpeg per stream, no video encode. A lower
  * rendition means decoding the 1080p input, scaling it and encoding it again with libx264, in the
  * same ffmpeg (one process producing both, as the server would run it). No server, no browser:

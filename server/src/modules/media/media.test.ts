@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { memoryBus, redisBus } from '../../platform/bus.ts';
 import { s3Storage } from '../../platform/storage.ts';
+import { eventually } from '../../test/eventually.ts';
 import { type S3Server, startS3Server } from '../../test/s3-server.ts';
 import { buildTestApp, listenOnLoopback, signUp, type TestApp } from '../../test/test-app.ts';
 import { runningPipelines } from './pipeline/pipeline.ts';
@@ -85,13 +86,7 @@ function decodes(bytes: Buffer): string {
   });
 }
 
-async function until(check: () => boolean, what: string) {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = (check: () => boolean, what: string) => eventually(what, check);
 
 /** Sends the fixture's chunks in MediaRecorder's sizes, from the chunk numbered `from`. */
 async function publish(socket: WebSocket, chunks = chunkSizes, from = 0, clip = vp8) {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guardedLookup } from '../../../platform/egress.ts';
+import { eventually } from '../../../test/eventually.ts';
 import { freePort } from '../../../test/ports.ts';
 import { type RtmpReceiver, startRtmpReceiver } from '../../../test/rtmp-receiver.ts';
 import { FlvReader, type FlvTag } from '../containers/flv.ts';
@@ -196,13 +197,7 @@ describe('RtmpPublisher', () => {
   });
 });
 
-async function until(check: () => boolean) {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const until = (check: () => boolean) => eventually('the condition', check, { intervalMs: 20 });
 
 /** ffmpeg's listener takes a moment to bind its port. */
 async function connectWhenListening(url: string): Promise<RtmpPublisher> {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { eventually } from '../../../test/eventually.ts';
 import { freePort } from '../../../test/ports.ts';
 import { type RtmpReceiver, startRtmpReceiver } from '../../../test/rtmp-receiver.ts';
 import { buildTestApp, listenOnLoopback, signUp, type TestApp } from '../../../test/test-app.ts';
@@ -22,13 +23,7 @@ const chunkSizes: number[] = JSON.parse(
   readFileSync(new URL('../containers/fixtures/mediarecorder-vp8-opus.chunks.json', import.meta.url), 'utf8'),
 );
 
-async function until(check: () => boolean, what: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = (check: () => boolean, what: string, timeoutMs = 30_000) => eventually(what, check, timeoutMs);
 
 /** The codecs of a live RTMP stream, as a player (ffprobe) sees them. */
 function probeCodecs(url: string): Promise<string[]> {

@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { INGEST_OFF_MESSAGE } from '@streamshop/contract/ingest.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { eventually } from '../../../../test/eventually.ts';
 import { freePort } from '../../../../test/ports.ts';
 import { buildTestApp, listenOnLoopback, signUp, type TestApp } from '../../../../test/test-app.ts';
 
@@ -103,15 +104,8 @@ async function streamOf(room: string) {
   };
 }
 
-async function until<T>(check: () => Promise<T | undefined | null | false>, what: string, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = <T>(check: () => Promise<T>, what: string, ms = 20_000) =>
+  eventually(what, check, { timeoutMs: ms, intervalMs: 100 });
 
 async function liveSegments(room: string): Promise<number> {
   const response = await t.app.inject({ url: `/media/hls/${room}/live.m3u8` });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '../../../../test/eventually.ts';
 import { FlvReader, type FlvTag } from '../../containers/flv.ts';
 import { parseRtmpUrl, RtmpPublisher } from '../../restream/publisher.ts';
 import { encodeAmf0 } from '../../rtmp-protocol/amf0.ts';
@@ -41,13 +42,8 @@ async function start(options: Partial<RtmpIngestServerOptions> = {}): Promise<Ha
   return harness;
 }
 
-async function until(check: () => boolean, what: string, timeoutMs = 5000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const until = (check: () => boolean, what: string, timeoutMs = 5000) =>
+  eventually(what, check, { timeoutMs, intervalMs: 10 });
 
 function publish(port: number, key: string, app = 'live'): Promise<RtmpPublisher> {
   return RtmpPublisher.publish(parseRtmpUrl(`rtmp://127.0.0.1:${port}/${app}/${key}`), { timeoutMs: 5000 });
