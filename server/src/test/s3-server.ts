@@ -10,6 +10,30 @@ import { freePort } from './ports.ts';
 const require = createRequire(import.meta.url);
 /** s3rver's command line (the package ships it as lib/cli.js, a commander program). */
 const CLI = require.resolve('@20minutes/s3rver/lib/cli.js');
+const STORE = require.resolve('@20minutes/s3rver/lib/stores/filesystem.js');
+
+/**
+ * s3rver writes an object in place (truncate, then write) and answers the PUT before the bytes
+ * are down, so a GET during a replace reads a cut or empty object: no real S3 does that (AWS S3 and
+ * MinIO replace atomically). The child's store writes each object to a temporary file and renames
+ * it over the old one once written, so a reader gets the old object or the new one, whole.
+ */
+const ATOMIC_PUT = `
+const fsp = require('node:fs/promises');
+const crypto = require('node:crypto');
+const Store = require(${JSON.stringify(STORE)});
+let next = 0;
+Store.prototype.putContent = async function (objectPath, content) {
+  const chunks = [];
+  if (Buffer.isBuffer(content)) chunks.push(content);
+  else for await (const chunk of content) chunks.push(Buffer.from(chunk));
+  const body = Buffer.concat(chunks);
+  const temporary = objectPath + '.' + process.pid + '.' + next++ + '.partial';
+  await fsp.writeFile(temporary, body);
+  await fsp.rename(temporary, objectPath);
+  return [body.length, crypto.createHash('md5').update(body).digest('hex')];
+};
+`;
 
 export interface S3Server {
   /** Settings for a bucket that exists on this server. */
@@ -28,7 +52,7 @@ export async function startS3Server(bucket = 'streamshop-test'): Promise<S3Serve
     process.execPath,
     [
       '-e',
-      `require(${JSON.stringify(CLI)}).parseAsync(process.argv.slice(1), { from: 'user' })`,
+      `${ATOMIC_PUT}\nrequire(${JSON.stringify(CLI)}).parseAsync(process.argv.slice(1), { from: 'user' })`,
       '--',
       ...['-d', dir, '-a', '127.0.0.1', '-p', String(port), '--silent', '--configure-bucket', bucket],
     ],
