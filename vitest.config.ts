@@ -38,13 +38,14 @@ function serverProject(name: string, env: Record<string, string>, exclude: strin
 
 /**
  * One runner for every workspace; `npm test` runs them all. Most server tests wait on sockets,
- * child processes and timers rather than the CPU, so three files run at once even on two cores
- * (Vitest's default there is one). The browser specs run after everything else, one file at a time,
+ * child processes and timers rather than the CPU, so two files run at once even on two cores
+ * (Vitest's default there is one; three were faster, 1,135 s, but left timing-bound tests a
+ * thinner margin on a loaded machine: docs/benchmarks.md). The browser specs run after everything else, one file at a time,
  * so nothing else competes with Chromium and the video they measure (ADR 0005, docs/operations.md).
  */
 export default defineConfig({
   test: {
-    maxWorkers: 3,
+    maxWorkers: 2,
     projects: [
       { test: { name: 'contract', root: 'contract', include: ['src/**/*.test.ts'] } },
       // The repository's own tooling: the import rules and the file-size check `npm run lint` enforces.
