@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { split } from '../../../test/chunks.ts';
 import { WebmError, type WebmEvent, WebmReader } from './webm.ts';
 
 // 3.5 s of real Chromium MediaRecorder output (VP8 + Opus, 100 ms timeslice, keyframe every 1 s),
@@ -8,17 +9,6 @@ const fixture = readFileSync(new URL('./fixtures/mediarecorder-vp8-opus.webm', i
 const chunkSizes: number[] = JSON.parse(
   readFileSync(new URL('./fixtures/mediarecorder-vp8-opus.chunks.json', import.meta.url), 'utf8'),
 );
-
-function split(bytes: Buffer, sizes: number[]): Buffer[] {
-  const chunks: Buffer[] = [];
-  let offset = 0;
-  for (const size of sizes) {
-    chunks.push(bytes.subarray(offset, offset + size));
-    offset += size;
-  }
-  if (offset < bytes.length) chunks.push(bytes.subarray(offset));
-  return chunks;
-}
 
 function readAll(chunks: Buffer[]): WebmEvent[] {
   const reader = new WebmReader();

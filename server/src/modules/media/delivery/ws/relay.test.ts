@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
+import { split } from '../../../../test/chunks.ts';
 import { WebmSplitter } from '../../containers/webm-splitter.ts';
 import { decodeRelayEvent, encodeRelayEvent } from '../../relay-events.ts';
 import { RoomRelay } from './relay.ts';
@@ -19,17 +20,6 @@ const chunkSizes: number[] = JSON.parse(
     'utf8',
   ),
 );
-
-function split(bytes: Buffer, sizes: number[]): Buffer[] {
-  const chunks: Buffer[] = [];
-  let offset = 0;
-  for (const size of sizes) {
-    chunks.push(bytes.subarray(offset, offset + size));
-    offset += size;
-  }
-  if (offset < bytes.length) chunks.push(bytes.subarray(offset));
-  return chunks;
-}
 
 describe('RoomRelay', () => {
   function fakeViewer() {
