@@ -58,7 +58,8 @@ beforeAll(() => {
   ]);
   file('contract/src/a.ts', ['./b.ts']);
   file('contract/src/b.ts', ['./a.ts']);
-  // db/ stands alone; its tests may use the harness; cli/ composes db/, platform/ and modules.
+  // db/ stands alone; its tests may use the harness; cli/ composes db/, platform/ and modules,
+  // and platform/ never imports cli/.
   file('server/src/db/client.ts');
   file('server/src/db/pool.ts', ['./client.ts']);
   file('server/src/db/migrate.ts', ['./client.ts', '../platform/sessions.ts']);
@@ -69,6 +70,7 @@ beforeAll(() => {
     '../platform/sessions.ts',
     '../modules/streams/service.ts',
   ]);
+  file('server/src/platform/shutdown.ts', ['../cli/seed.ts']);
   // e2e/ and bench/ reach the server through its test-support entry only.
   file('server/src/test/test-app.ts', ['../app.ts']);
   file('server/src/test/support.ts', ['./test-app.ts', '../modules/streams/repo.ts']);
@@ -87,6 +89,7 @@ describe('import boundaries', () => {
       'no-cycles: contract/src/a.ts → contract/src/b.ts',
       'outside-through-test-support: bench/chat.ts → server/src/app.ts',
       'platform-below-modules: server/src/platform/sessions.ts → server/src/modules/streams/service.ts',
+      'platform-below-modules: server/src/platform/shutdown.ts → server/src/cli/seed.ts',
       'routes-through-services: server/src/modules/chat/routes.ts → server/src/modules/chat/repo.ts',
       'server-module-internals: server/src/modules/shop/lineup.ts → server/src/modules/streams/repo.ts',
       'web-feature-internals: web/src/features/room/room-page.tsx → web/src/features/catalog/product-card.tsx',

@@ -111,6 +111,32 @@ export async function signUp(app: FastifyInstance, overrides: Record<string, unk
   return { ...account, cookie: sessionCookie(response), user: response.json() };
 }
 
+const addressesUsed = new Map<string, number>();
+
+/**
+ * Signs up a fresh account from a client address of its own under `prefix` (two octets, such as
+ * '10.31'), so the per-address limits never get in the way; answers the account with its session
+ * cookie, id and that address (to send as `remoteAddress` on its later requests).
+ */
+export async function signUpFrom(
+  app: FastifyInstance,
+  prefix: string,
+  overrides: Record<string, unknown> = {},
+) {
+  const used = (addressesUsed.get(prefix) ?? 0) + 1;
+  addressesUsed.set(prefix, used);
+  const ip = `${prefix}.${Math.floor(used / 250)}.${(used % 250) + 1}`;
+  const account = newAccount(overrides);
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/auth/signup',
+    payload: account,
+    remoteAddress: ip,
+  });
+  if (response.statusCode !== 201) throw new Error(`sign-up failed: ${response.statusCode} ${response.body}`);
+  return { ...account, cookie: sessionCookie(response), id: response.json().id as string, ip };
+}
+
 /** Listens on a free loopback port, for tests that need real sockets; returns the ws:// base URL. */
 export async function listenOnLoopback(app: FastifyInstance): Promise<string> {
   await app.listen({ port: 0, host: '127.0.0.1' });

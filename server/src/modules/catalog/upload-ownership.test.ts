@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../test/eventually.ts';
 import { ensureCategory, listProduct, openCheckout, payWithCard } from '../../test/payments.ts';
-import { buildTestApp, newAccount, sessionCookie, type TestApp } from '../../test/test-app.ts';
+import { buildTestApp, signUpFrom, type TestApp } from '../../test/test-app.ts';
 
 /**
  * An uploaded image belongs to the account that uploaded it: only that account may use it as its
@@ -18,23 +18,10 @@ afterAll(() => t.close());
 
 const NOT_YOURS = 'is not an image you uploaded';
 
-let address = 0;
-type Account = ReturnType<typeof newAccount> & { cookie: string; id: string; ip: string };
+type Account = Awaited<ReturnType<typeof signUpFrom>>;
 
 /** Each account from its own client address, so the per-address limits never get in the way. */
-async function signUp(): Promise<Account> {
-  address += 1;
-  const ip = `10.31.${Math.floor(address / 250)}.${(address % 250) + 1}`;
-  const account = newAccount();
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/auth/signup',
-    payload: account,
-    remoteAddress: ip,
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return { ...account, cookie: sessionCookie(response), id: response.json().id, ip };
-}
+const signUp = () => signUpFrom(t.app, '10.31');
 
 const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, account: Account, payload?: object) =>
   t.app.inject({

@@ -1,7 +1,7 @@
 import { TEST_CARDS } from '@streamshop/contract/payments.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payWithCard } from '../../test/payments.ts';
-import { buildTestApp, newAccount, sessionCookie, type TestApp } from '../../test/test-app.ts';
+import { buildTestApp, signUpFrom, type TestApp } from '../../test/test-app.ts';
 
 /**
  * The money-back guarantee is used once: not again by a new account with the same address after
@@ -22,22 +22,9 @@ const USED =
   /^The money-back guarantee can be used once per account, and yours was used on [A-Z][a-z]+ \d{1,2}, \d{4}\.( You can still cancel at the end of the billing period\.)?$/;
 const PROCESSING = 'Your money-back refund is already being processed.';
 
-let address = 0;
-type User = ReturnType<typeof newAccount> & { cookie: string; id: string; ip: string };
+type User = Awaited<ReturnType<typeof signUpFrom>>;
 
-async function signUp(overrides: Record<string, unknown> = {}): Promise<User> {
-  address += 1;
-  const ip = `10.32.${Math.floor(address / 250)}.${(address % 250) + 1}`;
-  const account = newAccount(overrides);
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/auth/signup',
-    payload: account,
-    remoteAddress: ip,
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return { ...account, cookie: sessionCookie(response), id: response.json().id, ip };
-}
+const signUp = (overrides: Record<string, unknown> = {}) => signUpFrom(t.app, '10.32', overrides);
 
 const call = (method: 'GET' | 'POST', url: string, user: User, payload?: object) =>
   t.app.inject({

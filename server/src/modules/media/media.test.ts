@@ -133,13 +133,13 @@ async function waitForStream<T>(
   what: string,
   app = t.app,
 ): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = pick(await streamOf(room, app));
-    if (value !== null && value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const value = await eventually(
+    what,
+    async () => pick(await streamOf(room, app)),
+    (picked) => picked !== null && picked !== undefined,
+    { timeoutMs: 20_000, intervalMs: 100 },
+  );
+  return value as T;
 }
 
 async function segmentsIn(url: string, on = base): Promise<number> {
@@ -148,6 +148,18 @@ async function segmentsIn(url: string, on = base): Promise<number> {
   if (!response.ok) return 0;
   return text.split('\n').filter((line) => line.endsWith('.m4s')).length;
 }
+
+/** Waits until the playlist at `url` lists at least `count` segments. */
+const untilSegments = (url: string, count: number, on = base) =>
+  eventually(
+    `${count} segments in ${url}`,
+    () => segmentsIn(url, on),
+    (n) => n >= count,
+    {
+      timeoutMs: 15_000,
+      intervalMs: 100,
+    },
+  );
 
 async function connectPublisher(room: string, mimeType: string, on = base) {
   const publisher = open(
@@ -188,9 +200,7 @@ describe('live video: one pipeline, two paths, the replay from the same segments
     // While live: the live playlist, read by ffprobe over HTTP, is H.264 + AAC.
     const live = await streamOf(room);
     expect(live.hlsUrl).toBe(`/media/hls/${room}/live.m3u8`);
-    const deadline = Date.now() + 15_000;
-    while ((await segmentsIn(live.hlsUrl ?? '')) < 2 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 100));
+    await untilSegments(live.hlsUrl ?? '', 2);
     expect((await probe(`${http(base)}${live.hlsUrl}`)).codecs).toEqual(['aac', 'h264']);
     // Only a stream's own file names are served: nothing else in storage, no other folder.
     for (const url of [
@@ -382,11 +392,12 @@ describe('live video: one pipeline, two paths, the replay from the same segments
           [room],
         )
       ).rows[0].publishing as boolean;
-    const deadline = Date.now() + 15_000;
-    while ((await publishing()) || stored().length > 0) {
-      if (Date.now() > deadline) throw new Error(`still stored after the end: ${stored().join(', ')}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await eventually(
+      'the recorder stopped with nothing stored',
+      async () => ({ publishing: await publishing(), stored: stored() }),
+      (now) => !now.publishing && now.stored.length === 0,
+      15_000,
+    );
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(stored()).toEqual([]);
     expect((await t.app.inject({ url: `/api/streams/${room}` })).statusCode).toBe(404);
@@ -406,9 +417,7 @@ describe('pipeline faults and reconnects', () => {
     await publish(publisher.socket, h264.sizes.slice(0, 15), 0, h264);
     await until(() => viewer.frames.some((f) => textOf(f)?.type === 'media_reset'), 'first init');
     const hlsUrl = `/media/hls/${room}/live.m3u8`;
-    const deadline = Date.now() + 15_000;
-    while ((await segmentsIn(hlsUrl)) < 1 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 100));
+    await untilSegments(hlsUrl, 1);
     for (const pipeline of runningPipelines()) pipeline.process?.kill('SIGKILL');
     // The publisher keeps sending; the restarted ffmpeg starts at its next keyframe.
     await new Promise((r) => setTimeout(r, 500));
@@ -471,13 +480,12 @@ describe('pipeline faults and reconnects', () => {
 
   it('makes the replay of a stream whose publisher’s instance stopped before its end, on another instance', async () => {
     const { instance: first, room } = await publishingInstance();
-    const deadline = Date.now() + 15_000;
     // Asked in-process: a keep-alive HTTP connection would hold up the close below.
     const stored = async () =>
       (await first.app.inject({ url: `/media/hls/${room}/live.m3u8` })).body
         .split('\n')
         .filter((line) => line.endsWith('.m4s')).length;
-    while ((await stored()) < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await eventually('two stored segments', stored, (n) => n >= 2, { timeoutMs: 15_000, intervalMs: 100 });
     // Another instance on the same storage runs on (its sweep made quick for the test); this one
     // stops while live, closing its part and letting go of the publisher.
     const other = await buildTestApp(
@@ -557,17 +565,15 @@ describe('pipeline faults and reconnects', () => {
         ).rows.map((row) => row.closed);
       const first = await connectPublisher(room, H264_TYPE, onA);
       await publish(first.socket, h264.sizes, 0, h264);
-      const deadline = Date.now() + 15_000;
-      while ((await segmentsIn(`/media/hls/${room}/live.m3u8`, onA)) < 1 && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 100));
+      await untilSegments(`/media/hls/${room}/live.m3u8`, 1, onA);
       // The publisher shows up on B (a reconnect through the load balancer) with A's socket still open.
       const second = await connectPublisher(room, H264_TYPE, onB);
       await publish(second.socket, h264.sizes, 0, h264);
       // A hears that B took over: it stores its last segments and closes its part; B's is open.
-      const deadlineParts = Date.now() + 15_000;
-      while ((await parts()).join() !== 'true,false' && Date.now() < deadlineParts)
-        await new Promise((r) => setTimeout(r, 100));
-      expect(await parts()).toEqual([true, false]);
+      await eventually('A’s part closed and B’s open', parts, (closed) => closed.join() === 'true,false', {
+        timeoutMs: 15_000,
+        intervalMs: 100,
+      });
       await endStream(room, b.app);
       const vodUrl = await waitForStream(room, (s) => s.vodUrl, 'the replay', b.app);
       const text = (await b.app.inject({ url: vodUrl })).body;
@@ -586,9 +592,7 @@ describe('pipeline faults and reconnects', () => {
   it('publishes the replay of a stream that ends while its instance shuts down', async () => {
     const { instance: first, on, room } = await publishingInstance();
     await waitForStream(room, (s) => (s.hlsUrl ? s.hlsUrl : null), 'the live playlist', first.app);
-    const deadline = Date.now() + 15_000;
-    while ((await segmentsIn(`/media/hls/${room}/live.m3u8`, on)) < 2 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 100));
+    await untilSegments(`/media/hls/${room}/live.m3u8`, 2, on);
     // The end and the shutdown at once: the close waits for the end to publish the replay.
     await endStream(room, first.app);
     await first.app.close();
@@ -625,9 +629,7 @@ describe('shared storage (S3)', () => {
       const room = await liveRoom();
       const publisher = await connectPublisher(room, H264_TYPE, onA);
       await publish(publisher.socket, h264.sizes, 0, h264);
-      const deadline = Date.now() + 15_000;
-      while ((await segmentsIn(`/media/hls/${room}/live.m3u8`, onB)) < 2 && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 100));
+      await untilSegments(`/media/hls/${room}/live.m3u8`, 2, onB);
       expect((await probe(`${http(onB)}/media/hls/${room}/live.m3u8`)).codecs).toEqual(['aac', 'h264']);
       publisher.socket.close();
       await endStream(room, a.app);

@@ -5,7 +5,7 @@ import { hlsRoutes } from './delivery/hls/routes.ts';
 import { viewerRoutes } from './delivery/ws/routes.ts';
 import { publishRoutes } from './ingest/browser/routes.ts';
 import { dropEncoderEverywhere, startEncoderIngest } from './ingest/rtmp/encoder-ingest.ts';
-import { ingestRoutes } from './keys/routes.ts';
+import { keyRoutes } from './keys/routes.ts';
 import { MediaService } from './service.ts';
 
 declare module 'fastify' {
@@ -53,7 +53,7 @@ export const mediaPlugin = modulePlugin('media', async (app, p) => {
     connectionsPerAddress: p.config.rtmpConnectionsPerAddress,
   });
   if (encoders) app.drain.onStopAccepting(() => encoders.stopAccepting());
-  await app.register(ingestRoutes, {
+  await app.register(keyRoutes, {
     db: p.db,
     rtmpUrl: p.config.rtmpUrl,
     secret: p.config.sessionSecret,

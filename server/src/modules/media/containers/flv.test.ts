@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../../../test/eventually.ts';
 import { isH264Init, LivePipeline, type PipelinePart } from '../pipeline/pipeline.ts';
 import type { RelayEvent } from '../relay-events.ts';
 import {
@@ -185,9 +186,11 @@ describe('isH264Init', () => {
     try {
       for (const event of new FlvSplitter().push(h264)) pipeline.write(event);
       expect(pipeline.process?.spawnargs.join(' ')).toContain('-c:v copy');
-      const deadline = Date.now() + 15_000;
-      while (outputs.filter((event) => event.kind === 'group').length < 3 && Date.now() < deadline)
-        await new Promise((resolve) => setTimeout(resolve, 50));
+      await eventually(
+        'three groups from ffmpeg',
+        () => outputs.filter((event) => event.kind === 'group').length >= 3,
+        15_000,
+      );
     } finally {
       await pipeline.stop();
     }

@@ -1,9 +1,9 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.ts';
 
-/** RTMP ingest's queries: a stream's key, who publishes with it, and whether an encoder is on or away. */
+/** Stream keys' queries: a stream's key, who publishes with it, and whether an encoder is on or away. */
 
-export interface IngestRecord {
+export interface StreamKeyRecord {
   streamId: string;
   roomName: string;
   ownerId: string;
@@ -20,12 +20,12 @@ export interface IngestRecord {
   ended: boolean;
 }
 
-const INGEST_COLUMNS =
+const KEY_COLUMNS =
   sql.raw(`s.id, s.room_name, s.owner_id, s.plan, s.ingest_key, s.ingest_key_nonce, s.ingest_key_hash,
   s.encoder_connected_at is not null as encoder_connected, s.encoder_left_at, s.is_active,
   s.ended_at is not null as ended`);
 
-type IngestRow = {
+type StreamKeyRow = {
   id: string;
   room_name: string;
   owner_id: string;
@@ -39,7 +39,7 @@ type IngestRow = {
   ended: boolean;
 };
 
-const toRecord = (row: IngestRow): IngestRecord => ({
+const toRecord = (row: StreamKeyRow): StreamKeyRecord => ({
   streamId: row.id,
   roomName: row.room_name,
   ownerId: row.owner_id,
@@ -53,38 +53,39 @@ const toRecord = (row: IngestRow): IngestRecord => ({
   ended: row.ended,
 });
 
-async function ingestWhere(db: Db, condition: SQL): Promise<IngestRecord | undefined> {
-  const result = await db.execute<IngestRow>(sql`
-    select ${INGEST_COLUMNS} from streams s where ${condition}`);
+async function streamKeyWhere(db: Db, condition: SQL): Promise<StreamKeyRecord | undefined> {
+  const result = await db.execute<StreamKeyRow>(sql`
+    select ${KEY_COLUMNS} from streams s where ${condition}`);
   const row = result.rows[0];
   return row && toRecord(row);
 }
 
-export const ingestOfRoom = (db: Db, roomName: string) => ingestWhere(db, sql`s.room_name = ${roomName}`);
+export const streamKeyOfRoom = (db: Db, roomName: string) =>
+  streamKeyWhere(db, sql`s.room_name = ${roomName}`);
 
 /** The stream an encoder publishes to with the key of this hash, if any. */
-export const ingestOfKeyHash = (db: Db, keyHash: string) =>
-  ingestWhere(db, sql`s.ingest_key_hash = ${keyHash}`);
+export const streamOfKeyHash = (db: Db, keyHash: string) =>
+  streamKeyWhere(db, sql`s.ingest_key_hash = ${keyHash}`);
 
 /**
  * Gives the stream its first key (its nonce and the key's hash) unless it has one already, from
  * this request or a concurrent one; answers the stream as it is now.
  */
-export async function ensureIngestKey(
+export async function ensureStreamKey(
   db: Db,
   streamId: string,
   key: { nonce: string; hash: string },
-): Promise<IngestRecord> {
+): Promise<StreamKeyRecord> {
   await db.execute(sql`
     update streams set ingest_key_nonce = ${key.nonce}, ingest_key_hash = ${key.hash}
     where id = ${streamId} and ingest_key_nonce is null and ingest_key is null`);
-  const record = await ingestWhere(db, sql`s.id = ${streamId}`);
-  if (!record) throw new Error('stream vanished while giving it an ingest key');
+  const record = await streamKeyWhere(db, sql`s.id = ${streamId}`);
+  if (!record) throw new Error('stream vanished while giving it a stream key');
   return record;
 }
 
 /** A new key: the old one (and a key from before 0017) stops working at once. */
-export async function replaceIngestKey(db: Db, streamId: string, key: { nonce: string; hash: string }) {
+export async function replaceStreamKey(db: Db, streamId: string, key: { nonce: string; hash: string }) {
   await db.execute(sql`
     update streams set ingest_key = null, ingest_key_nonce = ${key.nonce}, ingest_key_hash = ${key.hash}
     where id = ${streamId}`);

@@ -10,7 +10,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../../db/client.ts';
 import { conflict } from '../../../platform/errors.ts';
 import { SIGNED_IN, signedInUser } from '../../../platform/sessions.ts';
-import { ingestFor, rotateIngestKey } from './stream-keys.ts';
+import { rotateStreamKey, streamKeyFor } from './stream-keys.ts';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
 
@@ -20,7 +20,7 @@ const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchem
  * only: 401 signed out, 404 for anyone else, 409 when this server takes no encoder (RTMP off;
  * GET /api/ingest tells every page so, and the OBS panels are not shown). docs/api.md.
  */
-export const ingestRoutes: FastifyPluginAsyncZod<{
+export const keyRoutes: FastifyPluginAsyncZod<{
   db: Db;
   rtmpUrl: string;
   /** SESSION_SECRET: stream keys are derived from it (they are not stored). */
@@ -50,7 +50,7 @@ export const ingestRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => {
       assertOn();
-      return ingestFor(db, secret, signedInUser(request).id, request.params.name, rtmpUrl);
+      return streamKeyFor(db, secret, signedInUser(request).id, request.params.name, rtmpUrl);
     },
   );
 
@@ -62,7 +62,7 @@ export const ingestRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => {
       assertOn();
-      const ingest = await rotateIngestKey(
+      const rotated = await rotateStreamKey(
         db,
         signedInUser(request).id,
         request.params.name,
@@ -70,7 +70,7 @@ export const ingestRoutes: FastifyPluginAsyncZod<{
         secret,
       );
       await dropEncoder(request.params.name);
-      return { ...ingest, encoderConnected: false, encoderLeftAt: null };
+      return { ...rotated, encoderConnected: false, encoderLeftAt: null };
     },
   );
 };

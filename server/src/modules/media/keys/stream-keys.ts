@@ -4,11 +4,11 @@ import { ENCODER_SETTINGS, type Ingest, PLAN_VIDEO } from '@streamshop/contract/
 import type { Db } from '../../../db/client.ts';
 import { notFound } from '../../../platform/errors.ts';
 import {
-  ensureIngestKey,
-  type IngestRecord,
-  ingestOfKeyHash,
-  ingestOfRoom,
-  replaceIngestKey,
+  ensureStreamKey,
+  replaceStreamKey,
+  type StreamKeyRecord,
+  streamKeyOfRoom,
+  streamOfKeyHash,
 } from './repo.ts';
 
 /**
@@ -30,7 +30,7 @@ function newKey(secret: string, streamId: string) {
 }
 
 /** The stream's key now, if it has one that this SESSION_SECRET makes (a key from before 0017 as it was). */
-function currentKey(secret: string, record: IngestRecord): string | undefined {
+function currentKey(secret: string, record: StreamKeyRecord): string | undefined {
   if (record.keyNonce) {
     const key = streamKeyOf(secret, record.streamId, record.keyNonce);
     // Another SESSION_SECRET made it: that key cannot be shown, so the stream gets a new one.
@@ -40,21 +40,21 @@ function currentKey(secret: string, record: IngestRecord): string | undefined {
 }
 
 /** The stream an encoder publishing with `key` feeds, if any. */
-export const ingestOfKey = (db: Db, key: string) => ingestOfKeyHash(db, keyHashOf(key));
+export const streamOfKey = (db: Db, key: string) => streamOfKeyHash(db, keyHashOf(key));
 
 /** A stream key as it may appear in a log line: its first characters only. */
 export const keyHint = (key: string) => `${key.slice(0, 6)}…`;
 
 const planOf = (plan: string): Plan => (plan === 'pro' ? 'pro' : 'free');
 
-/** The room's ingest record when `userId` owns it; 404 for anyone else (the key is not theirs to know of). */
-async function ownIngest(db: Db, userId: string, roomName: string): Promise<IngestRecord> {
-  const record = await ingestOfRoom(db, roomName);
+/** The room's stream-key record when `userId` owns it; 404 for anyone else (the key is not theirs to know of). */
+async function ownStreamKey(db: Db, userId: string, roomName: string): Promise<StreamKeyRecord> {
+  const record = await streamKeyOfRoom(db, roomName);
   if (!record || record.ownerId !== userId) throw notFound('Stream not found');
   return record;
 }
 
-function answer(record: IngestRecord, streamKey: string, rtmpUrl: string): Ingest {
+function answer(record: StreamKeyRecord, streamKey: string, rtmpUrl: string): Ingest {
   const video = PLAN_VIDEO[planOf(record.plan)];
   return {
     rtmpUrl,
@@ -75,37 +75,37 @@ function answer(record: IngestRecord, streamKey: string, rtmpUrl: string): Inges
 }
 
 /** GET /api/streams/:name/ingest: where the owner's encoder publishes, made on first ask. */
-export async function ingestFor(
+export async function streamKeyFor(
   db: Db,
   secret: string,
   userId: string,
   roomName: string,
   rtmpUrl: string,
 ): Promise<Ingest> {
-  let record = await ownIngest(db, userId, roomName);
+  let record = await ownStreamKey(db, userId, roomName);
   let key = currentKey(secret, record);
   if (key) return answer(record, key, rtmpUrl);
   if (record.keyNonce) {
     const fresh = newKey(secret, record.streamId);
-    await replaceIngestKey(db, record.streamId, fresh);
+    await replaceStreamKey(db, record.streamId, fresh);
     return answer(record, fresh.key, rtmpUrl);
   }
-  record = await ensureIngestKey(db, record.streamId, newKey(secret, record.streamId));
+  record = await ensureStreamKey(db, record.streamId, newKey(secret, record.streamId));
   key = currentKey(secret, record);
   if (!key) throw new Error('a stream key was made with another SESSION_SECRET at the same moment');
   return answer(record, key, rtmpUrl);
 }
 
 /** POST /api/streams/:name/ingest/rotate: a new key; the old one stops working at once. */
-export async function rotateIngestKey(
+export async function rotateStreamKey(
   db: Db,
   userId: string,
   roomName: string,
   rtmpUrl: string,
   secret: string,
 ): Promise<Ingest> {
-  const record = await ownIngest(db, userId, roomName);
+  const record = await ownStreamKey(db, userId, roomName);
   const fresh = newKey(secret, record.streamId);
-  await replaceIngestKey(db, record.streamId, fresh);
+  await replaceStreamKey(db, record.streamId, fresh);
   return answer(record, fresh.key, rtmpUrl);
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type EncoderProcess, ffmpegInstalled, startEncoder } from '../../../test/encoder-process.ts';
+import { eventually } from '../../../test/eventually.ts';
 import { type ClusterInstance, type MediaCluster, startMediaCluster } from '../../../test/media-cluster.ts';
 import { probeMedia } from '../../../test/media-probe.ts';
 import { type SellerClient, segmentsIn, signUpSeller, streamView } from '../../../test/seller-client.ts';
@@ -22,15 +23,9 @@ if (!ffmpegInstalled) console.warn('ffmpeg/ffprobe are not installed: the replay
 /** The grace a publisher has to come back (PUBLISHER_GRACE_SEC; the servers run with the default). */
 const GRACE_SEC = 30;
 
-async function until<T>(check: () => Promise<T | undefined | null | false>, what: string, ms: number) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out (${ms} ms) waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+/** A server that does not answer yet (killed, or still starting) counts as "not yet". */
+const until = <T>(check: () => Promise<T>, what: string, ms: number) =>
+  eventually(what, check, { timeoutMs: ms, intervalMs: 250, retryOnError: true });
 
 /** A socket of a room's viewer (`/ws/media` for the video, `/ws` for the room's chat and events). */
 function viewerSocket(instance: ClusterInstance, path: string) {

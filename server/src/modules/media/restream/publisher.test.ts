@@ -200,16 +200,20 @@ describe('RtmpPublisher', () => {
 const until = (check: () => boolean) => eventually('the condition', check, { intervalMs: 20 });
 
 /** ffmpeg's listener takes a moment to bind its port. */
-async function connectWhenListening(url: string): Promise<RtmpPublisher> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    try {
-      return await RtmpPublisher.publish(parseRtmpUrl(url));
-    } catch (error) {
-      if (Date.now() > deadline || !String(error).includes('ECONNREFUSED')) throw error;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+function connectWhenListening(url: string): Promise<RtmpPublisher> {
+  return eventually(
+    `ffmpeg listening at ${url}`,
+    async () => {
+      try {
+        return await RtmpPublisher.publish(parseRtmpUrl(url));
+      } catch (error) {
+        // Refused: not listening yet. Any other error ends the wait at once.
+        if (String(error).includes('ECONNREFUSED')) return undefined;
+        throw error;
+      }
+    },
+    15_000,
+  );
 }
 
 describe('RTMP chunks', () => {

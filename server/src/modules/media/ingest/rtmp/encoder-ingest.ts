@@ -6,7 +6,7 @@ import { startStream } from '../../../streams/service.ts';
 import { FlvError } from '../../containers/flv.ts';
 import { FLV_SOURCE } from '../../containers/mime-types.ts';
 import { setEncoderConnected } from '../../keys/repo.ts';
-import { ingestOfKey } from '../../keys/stream-keys.ts';
+import { streamOfKey } from '../../keys/stream-keys.ts';
 import type { MediaService } from '../../service.ts';
 import { keyIdOf, type PublishDecision, RtmpIngestServer, type RtmpPublishSession } from './server.ts';
 
@@ -78,7 +78,7 @@ export class EncoderIngest {
 
   private async authorize(app: string, key: string, remoteAddress: string): Promise<PublishDecision> {
     const { db, log, announce } = this.options;
-    const record = app === RTMP_APP ? await ingestOfKey(db, key) : undefined;
+    const record = app === RTMP_APP ? await streamOfKey(db, key) : undefined;
     if (!record) {
       // Not the app either: a key pasted into the server URL field arrives as the app.
       log.warn({ keyId: keyIdOf(key), remoteAddress }, 'rtmp publish refused: unknown stream key');

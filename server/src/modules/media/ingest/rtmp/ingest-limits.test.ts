@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '../../../../test/eventually.ts';
 import { FlvReader } from '../../containers/flv.ts';
 import { MessageType } from '../../rtmp-protocol/chunks.ts';
 import { RawRtmpClient } from './raw-client.ts';
@@ -42,13 +43,8 @@ function warnings(harness: IngestHarness): Array<Record<string, unknown>> {
   return harness.logs.map((line) => JSON.parse(line)).filter((entry) => entry.level === 'warn');
 }
 
-async function until(check: () => boolean, what: string, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const until = (check: () => boolean, what: string, timeoutMs = 3000) =>
+  eventually(what, check, { timeoutMs, intervalMs: 10 });
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
