@@ -44,7 +44,7 @@ async function openCheckout(page: Page, product: Product) {
 
 /** After paying: the dashboard counts the purchase, and /orders lists it as paid. */
 async function expectOrderOnDashboard(page: Page, product: Product) {
-  await page.waitForURL(/\/dashboard$/);
+  await page.waitForURL(/\/dashboard\?tab=orders$/);
   await page.getByTestId('stat-orders-note').waitFor();
   expect(await page.getByTestId('stat-orders-note').textContent()).toMatch(
     /^Not counted: \d+ orders? you placed as a buyer$/,
@@ -63,7 +63,8 @@ describe('checkout', { timeout: 90_000 }, () => {
     await signUpThroughForm(page, 'buyer');
     await openCheckout(page, product);
     expect(await page.getByTestId('checkout-processing-fee').textContent()).toBe('$0.00');
-    expect(await page.getByTestId('checkout-reservation').textContent()).toMatch(/^Reserved for you for/);
+    // Looking holds nothing: the unit is reserved only once Pay is pressed.
+    expect(await page.getByTestId('checkout-reservation').count()).toBe(0);
     await expectNoSeriousA11yProblems(page);
 
     await payWithCard(page, CARD.success);
@@ -89,6 +90,8 @@ describe('checkout', { timeout: 90_000 }, () => {
 
     await payWithCard(page, CARD.declined);
     await expectToast(page, 'Payment Failed', 'Your card was declined.');
+    // Pay opened the session: the unit is the buyer's while they try another card.
+    expect(await page.getByTestId('checkout-reservation').textContent()).toMatch(/^Reserved for you for/);
     // The form is usable again, with the same payment session.
     await page.waitForFunction(
       () => !(document.querySelector('[data-testid="payment-submit"]') as HTMLButtonElement).disabled,
@@ -182,5 +185,86 @@ describe('Pro subscription', { timeout: 90_000 }, () => {
     await page.getByTestId('cancel-subscription').waitFor();
     expect(await page.getByTestId('refund-subscription').count()).toBe(0);
     watched.expectNoErrors(signedOutBeforeSignUp);
+  });
+});
+
+/** A product of one unit, listed by a new seller through the API from their signed-in page. */
+async function listOneUnit(page: Page, title: string): Promise<Product> {
+  await signUpThroughForm(page, 'lastseller');
+  return page.evaluate(async (productTitle) => {
+    const response = await fetch('/api/products', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        title: productTitle,
+        priceCents: 1500,
+        stock: 1,
+        condition: 'used',
+        categoryId: 1,
+        fulfillment: 'digital',
+      }),
+    });
+    if (!response.ok) throw new Error(`POST /api/products: ${response.status} ${await response.text()}`);
+    return response.json();
+  }, title);
+}
+
+describe('the last unit', { timeout: 120_000 }, () => {
+  for (const [width, height] of [
+    [1366, 900],
+    [390, 844],
+  ] as const) {
+    it(`goes to the buyer who pays, not to one who only looks at checkout (${width} px)`, async () => {
+      const seller = await newPage();
+      const product = await listOneUnit(seller.page, `Last copy ${width}`);
+
+      const looker = await newPage({ viewport: { width, height } });
+      await signUpThroughForm(looker.page, 'looker');
+      await openCheckout(looker.page, product);
+      await looker.page.getByTestId('card-number').waitFor();
+
+      const payer = await newPage({ viewport: { width, height } });
+      await signUpThroughForm(payer.page, 'payer');
+      await openCheckout(payer.page, product);
+      await payWithCard(payer.page, CARD.success);
+      await expectToast(payer.page, 'Payment Successful');
+      await payer.page.waitForURL(/\/dashboard\?tab=orders$/);
+
+      // The one who only looked is told at Pay, and charged nothing.
+      await payWithCard(looker.page, CARD.success);
+      const refused = looker.page
+        .getByTestId('checkout-sold-out-message')
+        .or(looker.page.getByTestId('checkout-pay-error'));
+      await refused.first().waitFor();
+      expect(await refused.first().textContent()).toMatch(/sold|checking out/i);
+      await looker.page.screenshot({ path: `${SCREENSHOTS}checkout-last-unit-taken-${width}.png` });
+      await expectNoSeriousA11yProblems(looker.page);
+      looker.expectNoErrors([...signedOutBeforeSignUp, { status: 409, path: `/api/checkout/${product.id}` }]);
+      payer.expectNoErrors(signedOutBeforeSignUp);
+    });
+  }
+
+  it('comes back to the shop at once when a buyer who pressed Pay leaves checkout', async () => {
+    const seller = await newPage();
+    const product = await listOneUnit(seller.page, 'Last copy left behind');
+    const first = await newPage();
+    await signUpThroughForm(first.page, 'leaver');
+    await openCheckout(first.page, product);
+    await payWithCard(first.page, CARD.declined);
+    await expectToast(first.page, 'Payment Failed');
+    await first.page.getByTestId('checkout-reservation').waitFor();
+    const released = first.page.waitForResponse(
+      (response) => response.request().method() === 'DELETE' && response.url().includes(product.id),
+    );
+    await first.page.getByRole('link', { name: 'Back to Marketplace' }).first().click();
+    expect((await released).status()).toBe(204);
+
+    const second = await newPage();
+    await signUpThroughForm(second.page, 'next');
+    await openCheckout(second.page, product);
+    await payWithCard(second.page, CARD.success);
+    await expectToast(second.page, 'Payment Successful');
+    first.expectNoErrors(signedOutBeforeSignUp);
+    second.expectNoErrors(signedOutBeforeSignUp);
   });
 });

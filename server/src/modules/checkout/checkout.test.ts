@@ -366,6 +366,58 @@ describe('the last unit', () => {
   });
 });
 
+describe('DELETE /api/checkout/:productId (the buyer leaves checkout)', () => {
+  const leave = (cookie: string | undefined, productId: string) =>
+    t.app.inject({
+      method: 'DELETE',
+      url: `/api/checkout/${productId}`,
+      headers: cookie ? { cookie } : {},
+    });
+
+  it('answers 401 signed out and 400 for a malformed id', async () => {
+    const product = await listProduct(t, seller.cookie, { stock: 1 });
+    expect((await leave(undefined, product.id)).statusCode).toBe(401);
+    expect((await leave(buyer.cookie, 'not-an-id')).statusCode).toBe(400);
+  });
+
+  it('frees the unit for the next buyer at once, and the left session can no longer pay', async () => {
+    const product = await listProduct(t, seller.cookie, { stock: 1 });
+    const session = await sessionFor(buyer.cookie, product.id);
+    const [other] = await signUpMany(t, 1);
+    if (!other) throw new Error('no buyer');
+    expect((await openCheckout(t.app, other.cookie, product.id)).statusCode).toBe(409);
+
+    expect((await leave(buyer.cookie, product.id)).statusCode).toBe(204);
+    expect((await payWithCard(t.app, session.clientSecret)).statusCode).toBe(409);
+    const next = await sessionFor(other.cookie, product.id);
+    expect((await payWithCard(t.app, next.clientSecret)).json().status).toBe('succeeded');
+    expect(await stockOf(t, product.id)).toBe(0);
+    // Nothing left to release: still 204.
+    expect((await leave(buyer.cookie, product.id)).statusCode).toBe(204);
+  });
+
+  it("ends only the caller's own hold", async () => {
+    const product = await listProduct(t, seller.cookie, { stock: 1 });
+    const session = await sessionFor(buyer.cookie, product.id);
+    const [other] = await signUpMany(t, 1);
+    if (!other) throw new Error('no buyer');
+    expect((await leave(other.cookie, product.id)).statusCode).toBe(204);
+    expect((await leave(seller.cookie, product.id)).statusCode).toBe(204);
+    expect((await openCheckout(t.app, other.cookie, product.id)).statusCode).toBe(409);
+    expect((await payWithCard(t.app, session.clientSecret)).json().status).toBe('succeeded');
+  });
+
+  it('keeps a hold that was paid: the order is written and the unit taken', async () => {
+    const product = await listProduct(t, seller.cookie, { stock: 2 });
+    const session = await sessionFor(buyer.cookie, product.id);
+    expect((await payWithCard(t.app, session.clientSecret)).json().status).toBe('succeeded');
+    expect((await leave(buyer.cookie, product.id)).statusCode).toBe(204);
+    await eventually('the unit taken', () => stockOf(t, product.id), (stock) => stock === 1);
+    const bought = (await ordersOf(t.app, buyer.cookie)).filter((o) => o.role === 'buyer');
+    expect(bought.length).toBeGreaterThan(0);
+  });
+});
+
 describe('open holds per account and per address', () => {
   it(`refuses a ${MAX_HOLDS_PER_ACCOUNT + 1}th hold by one account with 429 until one of its holds ends`, async () => {
     const products = await Promise.all(

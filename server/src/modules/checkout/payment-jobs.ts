@@ -1,8 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import type { LocalProvider } from '../../platform/payments/local.ts';
-import type { PaymentProvider } from '../../platform/payments/provider.ts';
-import { expireHold, extendHoldForWebhook, lapsedHolds, markRefunded, refundsDue } from './repo.ts';
+import { type PaymentProvider, providerUnavailable } from '../../platform/payments/provider.ts';
+import {
+  expireHold,
+  extendHoldForWebhook,
+  lapsedHolds,
+  markRefunded,
+  pendingHoldsOf,
+  refundsDue,
+} from './repo.ts';
 import { cancelAbandonedSubscriptions } from './subscriptions-repo.ts';
 
 /** How often every instance looks for expired holds, refunds to retry and local renewals. */
@@ -43,15 +50,48 @@ export async function releaseExpiredHolds(
   let released = 0;
   for (const payment of await lapsedHolds(db, provider.name, BATCH)) {
     try {
-      const outcome = payment.ref ? await provider.cancelPayment(payment.ref) : 'canceled';
-      if (outcome === 'succeeded') {
-        // Paid at the last moment: keep the unit a little longer for the webhook.
-        await extendHoldForWebhook(db, payment.id);
-        continue;
-      }
-      if (await expireHold(db, payment.id)) released += 1;
+      if (await releaseHold(db, provider, payment)) released += 1;
     } catch (error) {
       log?.warn({ err: error, paymentId: payment.id }, 'could not cancel an expired checkout; will retry');
+    }
+  }
+  return released;
+}
+
+/**
+ * Ends one hold: the provider cancels its payment first, so the unit is free only once that
+ * payment can no longer succeed. False when it was paid at the last moment (the hold then lasts a
+ * minute more, for the webhook) or was no longer pending.
+ */
+async function releaseHold(
+  db: Db,
+  provider: PaymentProvider,
+  payment: { id: string; ref: string | null },
+): Promise<boolean> {
+  const outcome = payment.ref ? await provider.cancelPayment(payment.ref) : 'canceled';
+  if (outcome === 'succeeded') {
+    await extendHoldForWebhook(db, payment.id);
+    return false;
+  }
+  return expireHold(db, payment.id);
+}
+
+/**
+ * The buyer left checkout (DELETE /api/checkout/:productId): their holds of the product end now
+ * rather than when they lapse. A provider failure answers 502; a hold left behind lapses as usual.
+ */
+export async function releaseBuyerHolds(
+  db: Db,
+  provider: PaymentProvider,
+  buyerId: string,
+  productId: string,
+): Promise<number> {
+  let released = 0;
+  for (const payment of await pendingHoldsOf(db, buyerId, productId)) {
+    try {
+      if (await releaseHold(db, provider, payment)) released += 1;
+    } catch (error) {
+      throw providerUnavailable(error);
     }
   }
   return released;

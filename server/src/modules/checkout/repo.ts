@@ -235,6 +235,18 @@ export async function lapsedHolds(
   return due.rows.map((row) => ({ id: row.id, ref: row.provider_ref }));
 }
 
+/** The buyer's pending checkout payments of the product (live or lapsed holds). */
+export async function pendingHoldsOf(
+  db: Db,
+  buyerId: string,
+  productId: string,
+): Promise<Array<{ id: string; ref: string | null }>> {
+  const held = await db.execute<{ id: string; provider_ref: string | null }>(sql`
+    select id, provider_ref from payments
+    where user_id = ${buyerId} and product_id = ${productId} and kind = 'checkout' and status = 'pending'`);
+  return held.rows.map((row) => ({ id: row.id, ref: row.provider_ref }));
+}
+
 /** Paid at the last moment: the hold lasts a minute more, for the webhook. */
 export async function extendHoldForWebhook(db: Db, paymentId: string): Promise<void> {
   await db.execute(sql`

@@ -29,7 +29,7 @@ import { SIGNED_IN, signedInUser } from '../../platform/sessions.ts';
 import { getOrder } from '../orders/service.ts';
 import type { CheckoutMail } from './mail.ts';
 import { applyPaymentEvent } from './payment-events.ts';
-import { completeRefunds } from './payment-jobs.ts';
+import { completeRefunds, releaseBuyerHolds } from './payment-jobs.ts';
 import { openCheckout, removeAddress, savedAddresses } from './service.ts';
 import {
   cancelSubscription,
@@ -127,6 +127,21 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{
       });
       // Paid already and no unit left to hold: the order, not 409.
       return 'orderId' in opened ? { order: await getOrder(db, buyerId, opened.orderId) } : opened;
+    },
+  );
+
+  app.delete(
+    '/api/checkout/:productId',
+    {
+      config: SIGNED_IN,
+      schema: {
+        params: z.object({ productId: productIdParamsSchema.shape.id }),
+        response: { 204: z.null(), 400: errorBodySchema, 401: errorBodySchema, 502: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      await releaseBuyerHolds(db, provider, signedInUser(request).id, request.params.productId);
+      return reply.status(204).send(null);
     },
   );
 

@@ -19,7 +19,7 @@ import {
   serverCardFieldErrors,
 } from './card-form-validation.ts';
 import { cardDigits, caretAfterDigits, formatCardNumber } from './card-number.ts';
-import { GENERIC_PAYMENT_FAILURE, type PaymentFormProps } from './payment-form-props.ts';
+import { GENERIC_PAYMENT_FAILURE, type PaymentFormProps, secretToPay } from './payment-form-props.ts';
 
 /**
  * idle: the form can be sent; processing: a charge is in flight; authenticating: the bank's extra
@@ -58,6 +58,8 @@ export function LocalCardForm({ clientSecret, submitLabel, onSuccess, onFailure 
   const [phase, setPhase] = useState<Phase>('idle');
   // State updates land after a render; the ref stops a second click in between (no double charge).
   const busy = useRef(false);
+  /** The secret being paid (opened on the first Pay of a checkout), for the authentication step. */
+  const paying = useRef<string | null>(null);
   const ids = { number: useId(), expiry: useId(), cvc: useId() };
   const inputs = {
     number: useRef<HTMLInputElement>(null),
@@ -130,12 +132,21 @@ export function LocalCardForm({ clientSecret, submitLabel, onSuccess, onFailure 
     busy.current = true;
     setErrors({});
     setPhase('processing');
-    confirm.mutate({ clientSecret, card: check.card }, { onSuccess: settle, onError: fail });
+    void secretToPay(clientSecret).then((secret) => {
+      if (secret === null) {
+        busy.current = false;
+        setPhase('idle');
+        return;
+      }
+      paying.current = secret;
+      confirm.mutate({ clientSecret: secret, card: check.card }, { onSuccess: settle, onError: fail });
+    }, fail);
   };
 
   const answerAuthentication = (approve: boolean) => {
-    if (authenticate.isPending) return;
-    authenticate.mutate({ clientSecret, approve }, { onSuccess: settle, onError: fail });
+    const secret = paying.current;
+    if (authenticate.isPending || secret === null) return;
+    authenticate.mutate({ clientSecret: secret, approve }, { onSuccess: settle, onError: fail });
   };
 
   const locked = phase !== 'idle';

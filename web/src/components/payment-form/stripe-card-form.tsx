@@ -3,7 +3,7 @@ import { loadStripe, type Stripe } from '@stripe/stripe-js';
 import { AlertCircle, CircleCheck, Loader2, Lock } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Button } from '../ui/button.tsx';
-import { GENERIC_PAYMENT_FAILURE, type PaymentFormProps } from './payment-form-props.ts';
+import { GENERIC_PAYMENT_FAILURE, type PaymentFormProps, secretToPay } from './payment-form-props.ts';
 
 // One Stripe.js instance per key for the whole visit; loadStripe injects its script only once.
 const stripeByKey = new Map<string, Promise<Stripe | null>>();
@@ -45,8 +45,15 @@ export function StripeCardForm({ publishableKey, ...props }: PaymentFormProps & 
   }, [stripe]);
 
   if (unavailable) return <LoadError message={LOAD_FAILED} />;
+  const appearance = { theme: 'night' } as const;
+  // A checkout's PaymentIntent is made on Pay: the form is prepared for the amount (Stripe's
+  // "deferred intent" flow) and confirmed with the secret opened then.
+  const options =
+    typeof props.clientSecret === 'string'
+      ? { clientSecret: props.clientSecret, appearance }
+      : { mode: 'payment' as const, amount: props.clientSecret.amountCents, currency: 'usd', appearance };
   return (
-    <Elements stripe={stripe} options={{ clientSecret: props.clientSecret, appearance: { theme: 'night' } }}>
+    <Elements stripe={stripe} options={options}>
       <StripeFields {...props} />
     </Elements>
   );
@@ -60,7 +67,7 @@ function failureMessage(error: unknown): string {
 
 type Phase = 'idle' | 'processing' | 'succeeded';
 
-function StripeFields({ submitLabel, onSuccess, onFailure }: PaymentFormProps) {
+function StripeFields({ clientSecret: source, submitLabel, onSuccess, onFailure }: PaymentFormProps) {
   const stripe = useStripe();
   const elements = useElements();
   const [ready, setReady] = useState(false);
@@ -74,8 +81,21 @@ function StripeFields({ submitLabel, onSuccess, onFailure }: PaymentFormProps) {
     busy.current = true;
     setPhase('processing');
     try {
+      if (typeof source !== 'string') {
+        // Stripe checks the fields before the session (and the hold) is opened.
+        const checked = await elements.submit();
+        if (checked.error) throw checked.error;
+      }
+      const clientSecret = await secretToPay(source);
+      if (clientSecret === null) {
+        busy.current = false;
+        setPhase('idle');
+        return;
+      }
       const { error, paymentIntent } = await stripe.confirmPayment({
         elements,
+        // Only for a deferred intent: Elements made from a secret already has it.
+        ...(typeof source === 'string' ? {} : { clientSecret }),
         confirmParams: { return_url: `${window.location.origin}/dashboard` },
         redirect: 'if_required',
       });

@@ -32,6 +32,7 @@ type Routes = Record<string, () => Response>;
 
 const baseRoutes: Routes = {
   [`GET /api/products/${ID}`]: () => json(product),
+  [`DELETE /api/checkout/${ID}`]: () => new Response(null, { status: 204 }),
   [`POST /api/checkout/${ID}`]: () =>
     json({
       clientSecret: 'pi_1_secret_x',
@@ -83,8 +84,10 @@ afterEach(() => {
 });
 
 describe('checkout page', () => {
-  it('shows the summary and the card form, asking for one payment session', async () => {
-    const { calls } = renderCheckout();
+  it('shows the summary and the card form holding nothing, and opens the session on Pay', async () => {
+    const { calls } = renderCheckout({
+      'POST /api/payments/local/confirm': () => json({ status: 'requires_action' }),
+    });
     expect(screen.getByText('Setting up secure payment...')).toBeTruthy();
     await screen.findByTestId('card-number');
     expect(screen.getByTestId('checkout-product-title').textContent).toBe('Blue Note LP');
@@ -92,13 +95,60 @@ describe('checkout page', () => {
     expect(screen.getByTestId('checkout-subtotal').textContent).toBe('$25.00');
     expect(screen.getByTestId('checkout-processing-fee').textContent).toBe('$0.00');
     expect(screen.getByTestId('checkout-total').textContent).toBe('$25.00');
+    expect(screen.getByTestId('payment-submit').textContent).toBe('Pay $25.00');
+    // Looking holds nothing: no session, no reservation.
+    fireEvent.change(screen.getByTestId('card-number'), { target: { value: '4242' } });
+    expect(calls(`POST /api/checkout/${ID}`)).toHaveLength(0);
+    expect(screen.queryByTestId('checkout-reservation')).toBeNull();
+
+    await payWith('4000 0025 0000 3155');
+    await screen.findByRole('dialog', { name: 'Confirm this payment' });
+    expect(calls(`POST /api/checkout/${ID}`)).toHaveLength(1);
     expect(screen.getByTestId('checkout-reservation').textContent).toMatch(
       /^Reserved for you for (9:5\d|10:00) more\.$/,
     );
-    expect(screen.getByTestId('payment-submit').textContent).toBe('Pay $25.00');
-    // Typing re-renders the page; the session is still asked for once.
-    fireEvent.change(screen.getByTestId('card-number'), { target: { value: '4242' } });
-    expect(calls(`POST /api/checkout/${ID}`)).toHaveLength(1);
+  });
+
+  it('lets the unit go when the buyer leaves after Pay, and sends nothing when they only looked', async () => {
+    const looked = renderCheckout();
+    await screen.findByTestId('card-number');
+    cleanup();
+    expect(looked.calls(`DELETE /api/checkout/${ID}`)).toHaveLength(0);
+
+    const left = renderCheckout({
+      'POST /api/payments/local/confirm': () =>
+        json({ status: 'failed', message: 'Your card was declined.' }),
+    });
+    await payWith('4000 0000 0000 0002');
+    await waitFor(() => expect(getToasts()[0]).toMatchObject({ title: 'Payment Failed' }));
+    expect(left.calls(`DELETE /api/checkout/${ID}`)).toHaveLength(0);
+    left.router.navigate('/dashboard');
+    await waitFor(() => expect(left.calls(`DELETE /api/checkout/${ID}`)).toHaveLength(1));
+    const [, init] = left.calls(`DELETE /api/checkout/${ID}`)[0] ?? [];
+    expect(init?.keepalive).toBe(true);
+  });
+
+  it('does not charge a total the buyer has not seen: a changed total is shown first', async () => {
+    const { calls } = renderCheckout({
+      [`POST /api/checkout/${ID}`]: () =>
+        json({
+          clientSecret: 'pi_1_secret_x',
+          amountCents: 2900,
+          subtotalCents: 2900,
+          shippingCents: 0,
+          shippingAddress: null,
+          reservedUntil: new Date(Date.now() + 600_000).toISOString(),
+        }),
+      'POST /api/payments/local/confirm': () => json({ status: 'succeeded' }),
+    });
+    await payWith('4242 4242 4242 4242');
+    expect((await screen.findByTestId('checkout-total-changed')).textContent).toBe(
+      'The total is now $29.00. Check it and press Pay again.',
+    );
+    expect(calls('POST /api/payments/local/confirm')).toHaveLength(0);
+    expect(screen.getByTestId('payment-submit').textContent).toBe('Pay $29.00');
+    fireEvent.click(screen.getByTestId('payment-submit'));
+    await waitFor(() => expect(calls('POST /api/payments/local/confirm')).toHaveLength(1));
   });
 
   it('refuses a malformed id without asking the server', async () => {
@@ -116,15 +166,17 @@ describe('checkout page', () => {
     expect(screen.getByRole('link', { name: 'Back to Marketplace' }).getAttribute('href')).toBe('/explore');
   });
 
-  it('shows the sold-out state when another buyer holds the last unit', async () => {
-    renderCheckout({
+  it('says so at Pay when another buyer is paying for the last unit, and reads the stock again', async () => {
+    const { calls } = renderCheckout({
       [`POST /api/checkout/${ID}`]: () =>
         json({ message: 'Someone is checking out the last one', code: 'RESERVED' }, 409),
     });
-    expect(await screen.findByRole('heading', { name: 'Sold Out' })).toBeTruthy();
-    expect(screen.getByTestId('checkout-sold-out-message').textContent).toBe(
+    await payWith('4242 4242 4242 4242');
+    expect((await screen.findByTestId('checkout-pay-error')).textContent).toBe(
       'Someone is checking out the last one',
     );
+    expect(calls('POST /api/payments/local/confirm')).toHaveLength(0);
+    await waitFor(() => expect(calls(`GET /api/products/${ID}`)).toHaveLength(2));
     expect(getToasts()).toHaveLength(0);
   });
 
@@ -158,17 +210,28 @@ describe('checkout page', () => {
         json({ message: 'This product is sold out.', code: 'CONFLICT' }, 409),
     });
     expect(await screen.findByRole('heading', { name: 'Sold Out' })).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Check again' })).toBeNull();
+    expect(screen.queryByTestId('card-number')).toBeNull();
   });
 
-  it('toasts Payment Setup Failed with the server message', async () => {
+  it('shows the server message when Pay is refused', async () => {
     renderCheckout({
       [`POST /api/checkout/${ID}`]: () => json({ message: 'You cannot buy your own product' }, 400),
+    });
+    await payWith('4242 4242 4242 4242');
+    expect((await screen.findByTestId('checkout-pay-error')).textContent).toBe(
+      'You cannot buy your own product',
+    );
+  });
+
+  it('toasts Payment Setup Failed when the order lookup of a sold-out product fails', async () => {
+    renderCheckout({
+      [`GET /api/products/${ID}`]: () => json({ ...product, stock: 0 }),
+      [`POST /api/checkout/${ID}`]: () => json({ message: 'The payment provider could not be reached' }, 502),
     });
     await screen.findByTestId('checkout-error');
     expect(getToasts()[0]).toMatchObject({
       title: 'Payment Setup Failed',
-      description: 'You cannot buy your own product',
+      description: 'The payment provider could not be reached',
       variant: 'destructive',
     });
   });
@@ -265,7 +328,7 @@ describe('checkout page', () => {
     const bodies = (calls: ReturnType<typeof renderCheckout>['calls']) =>
       calls(`POST /api/checkout/${ID}`).map(([, init]) => JSON.parse(String(init?.body)));
 
-    it('opens the checkout with the saved address at once, and shows subtotal, shipping and total', async () => {
+    it('offers the saved address at once, and sends it with Pay', async () => {
       const { calls } = renderCheckout({
         [`GET /api/products/${ID}`]: () => json(shipped),
         'GET /api/addresses': () => json({ addresses: [home] }),
@@ -283,8 +346,10 @@ describe('checkout page', () => {
       expect(screen.getByTestId('checkout-shipping').textContent).toBe('$7.00');
       expect(screen.getByTestId('checkout-total').textContent).toBe('$32.00');
       expect(screen.getByTestId('payment-submit').textContent).toBe('Pay $32.00');
+      expect(bodies(calls)).toEqual([]);
+      await payWith('4242 4242 4242 4242');
       const { id: _id, lastUsedAt: _at, ...address } = home;
-      expect(bodies(calls)).toEqual([{ shippingAddress: address }]);
+      await waitFor(() => expect(bodies(calls)).toEqual([{ shippingAddress: address }]));
     });
 
     it('asks for an address first when none is saved, with errors tied to their fields', async () => {

@@ -10,6 +10,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { checkoutTotals, estimatedTotals } from '../../components/order-summary/checkout-totals.ts';
 import { OrderPlacedNote } from '../../components/order-summary/order-placed.tsx';
 import { ReservationNote, SummaryLine } from '../../components/order-summary/order-summary-parts.tsx';
+import { PayNotice } from '../../components/order-summary/pay-notice.tsx';
 import { PaymentForm } from '../../components/payment-form/payment-form.tsx';
 import { ProductThumb } from '../../components/product-thumb.tsx';
 import { serverAddressErrors } from '../../components/shipping-address/address-form.ts';
@@ -28,7 +29,8 @@ import {
   checkoutSessionQueryOptions,
   invalidateAfterPurchase,
 } from '../../lib/api/checkout.ts';
-import { extractFieldErrors } from '../../lib/api/client.ts';
+import { errorMessage, extractFieldErrors, parseApiError } from '../../lib/api/client.ts';
+import { type CheckoutSessionState, openSessionOf, useCheckoutSession } from '../../lib/checkout-session.ts';
 import { errorToast } from '../../lib/error-toast.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useRedirectSignedOut } from '../../lib/session/use-redirect-signed-out.ts';
@@ -36,6 +38,8 @@ import { checkoutView } from './checkout-view.ts';
 import { isProductId } from './product-id.ts';
 
 const PAGE_CLASS = 'mx-auto w-full max-w-6xl px-4 py-10 sm:px-6';
+/** Before the product has loaded: no total to show yet. */
+const EMPTY = { priceCents: 0, shippingCents: 0 };
 
 const SIGN_IN_NOTICE = {
   title: 'Authentication Required',
@@ -83,7 +87,7 @@ function SettingUp() {
   );
 }
 
-/** The summary: from the server's answer once a session is open, else the product's own prices. */
+/** The summary: from the server's answer once Pay opened a session, else the product's own prices. */
 function OrderSummary({ product, session }: { product: Product; session: CheckoutSession | undefined }) {
   const totals = session ? checkoutTotals(session) : estimatedTotals(product);
   const ships = product.fulfillment === 'ship' || totals.shippingCents > 0;
@@ -122,15 +126,15 @@ function OrderSummary({ product, session }: { product: Product; session: Checkou
   );
 }
 
-/** The card form, once the session matches the address chosen (hidden while the form is open). */
+/** The card form once an address is chosen; Pay opens the session (and the hold) for that address. */
 function PaymentStep({
   choice,
-  session,
+  checkout,
   onSuccess,
   onFailure,
 }: {
   choice: ShippingAddressChoice;
-  session: CheckoutSession | undefined;
+  checkout: CheckoutSessionState & { shownCents: number };
   onSuccess: () => void;
   onFailure: (message: string) => void;
 }) {
@@ -141,21 +145,18 @@ function PaymentStep({
       </p>
     );
   }
-  if (!session) {
-    return (
-      <div className="flex items-center gap-2 text-muted-foreground text-sm" data-testid="checkout-updating">
-        <Spinner className="size-4" label="Updating your checkout" />
-        Updating your checkout…
-      </div>
-    );
-  }
+  const { shownCents, open } = checkout;
+  const body = choice.chosen ? { shippingAddress: choice.chosen } : {};
   return (
-    <PaymentForm
-      clientSecret={session.clientSecret}
-      submitLabel={`Pay ${formatCents(session.amountCents)}`}
-      onSuccess={onSuccess}
-      onFailure={onFailure}
-    />
+    <>
+      <PayNotice checkout={checkout} shownCents={shownCents} />
+      <PaymentForm
+        clientSecret={{ amountCents: shownCents, open: () => open(body, shownCents) }}
+        submitLabel={`Pay ${formatCents(shownCents)}`}
+        onSuccess={onSuccess}
+        onFailure={onFailure}
+      />
+    </>
   );
 }
 
@@ -171,35 +172,43 @@ export function CheckoutPage() {
 
   const product = useQuery({ ...checkoutProductQueryOptions(id), enabled: signedIn && validId });
   const shipping = useShippingAddress(product.data?.fulfillment === 'ship');
-  const awaitingAddress = shipping.needed && shipping.chosen === null;
-  const session = useQuery({
-    ...checkoutSessionQueryOptions(id, shipping.chosen),
-    // Asked even when none is left: a buyer who paid for the last one gets their order back.
-    enabled: signedIn && validId && product.isSuccess && !awaitingAddress,
-    // Another address re-opens the same hold: keep showing the summary meanwhile.
-    placeholderData: (previous) => previous,
+  const checkout = useCheckoutSession(id);
+  const session = openSessionOf(checkout);
+  const orderLookup = useQuery({
+    ...checkoutSessionQueryOptions(id),
+    // None left: a buyer who paid for the last one moments ago gets their order (nothing is held).
+    enabled: signedIn && validId && product.isSuccess && product.data.stock <= 0 && !checkout.answer,
   });
-  const view = checkoutView({ productId, signedIn, product, session, awaitingAddress });
+  const view = checkoutView({ productId, signedIn, product, orderLookup, paying: checkout.answer });
+  const shownCents = (session ? checkoutTotals(session) : estimatedTotals(product.data ?? EMPTY)).totalCents;
 
   // One 'Payment Setup Failed' toast per failed attempt, not per render.
   const toastedError = useRef(0);
   const setupFailure = view.kind === 'setup-failed' ? view.message : null;
   useEffect(() => {
-    if (setupFailure === null || toastedError.current === session.errorUpdatedAt) return;
-    toastedError.current = session.errorUpdatedAt;
+    if (setupFailure === null || toastedError.current === orderLookup.errorUpdatedAt) return;
+    toastedError.current = orderLookup.errorUpdatedAt;
     errorToast('Payment Setup Failed', setupFailure);
-  }, [setupFailure, session.errorUpdatedAt]);
+  }, [setupFailure, orderLookup.errorUpdatedAt]);
+
+  // Taken meanwhile (409 at Pay): the stock figure is read again, and 0 shows Sold Out.
+  const taken = parseApiError(checkout.error).status === 409;
+  const refetchProduct = product.refetch;
+  useEffect(() => {
+    if (taken) void refetchProduct();
+  }, [taken, refetchProduct]);
 
   const redirectTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(redirectTimer.current), []);
 
   const paid = () => {
+    checkout.paid();
     toast({
       title: 'Payment Successful',
       description: 'Thank you for your purchase! Redirecting to your orders...',
     });
     void invalidateAfterPurchase(queryClient);
-    redirectTimer.current = setTimeout(() => navigate('/dashboard'), PAYMENT_SUCCESS_REDIRECT_MS);
+    redirectTimer.current = setTimeout(() => navigate('/dashboard?tab=orders'), PAYMENT_SUCCESS_REDIRECT_MS);
   };
 
   const failed = (message: string) => errorToast('Payment Failed', message);
@@ -230,15 +239,7 @@ export function CheckoutPage() {
           <p className="text-muted-foreground" data-testid="checkout-sold-out-message">
             {view.message}
           </p>
-          <div className="flex flex-wrap justify-center gap-2">
-            {product.data && product.data.stock > 0 ? (
-              <Button variant="outline" className="mt-3" onClick={() => session.refetch()}>
-                <RotateCw aria-hidden="true" />
-                Check again
-              </Button>
-            ) : null}
-            {backToMarketplace('default')}
-          </div>
+          <div className="flex flex-wrap justify-center gap-2">{backToMarketplace('default')}</div>
         </StateCard>
       );
     case 'ordered':
@@ -263,7 +264,7 @@ export function CheckoutPage() {
             <Button
               variant="outline"
               className="mt-3"
-              onClick={() => (view.kind === 'load-failed' ? product.refetch() : session.refetch())}
+              onClick={() => (view.kind === 'load-failed' ? product.refetch() : orderLookup.refetch())}
             >
               <RotateCw aria-hidden="true" />
               Try again
@@ -272,7 +273,6 @@ export function CheckoutPage() {
           </div>
         </StateCard>
       );
-    case 'address':
     case 'ready':
       return (
         <section className={PAGE_CLASS}>
@@ -289,7 +289,7 @@ export function CheckoutPage() {
           </h1>
           <p className="mt-2 text-lg text-muted-foreground">Complete your purchase securely.</p>
           <div className="mt-8 grid items-start gap-6 lg:grid-cols-2">
-            <OrderSummary product={view.product} session={view.kind === 'ready' ? view.session : undefined} />
+            <OrderSummary product={view.product} session={session} />
             <Card>
               <CardHeader>
                 <CardTitle className="text-xl">
@@ -300,14 +300,12 @@ export function CheckoutPage() {
               <CardContent className="grid gap-6">
                 <ShippingAddressStep
                   choice={shipping}
-                  serverErrors={
-                    session.isError ? serverAddressErrors(extractFieldErrors(session.error)) : undefined
-                  }
-                  disabled={session.isFetching}
+                  serverErrors={serverAddressErrors(extractFieldErrors(checkout.error))}
+                  disabled={checkout.opening}
                 />
                 <PaymentStep
                   choice={shipping}
-                  session={view.kind === 'ready' && !session.isPlaceholderData ? view.session : undefined}
+                  checkout={{ ...checkout, shownCents }}
                   onSuccess={paid}
                   onFailure={failed}
                 />

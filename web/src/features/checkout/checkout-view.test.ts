@@ -8,6 +8,7 @@ import { checkoutView, type QuerySnapshot, SOLD_OUT_MESSAGE } from './checkout-v
 const ID = '6f1c1f5e-2a4b-4c3d-9e8f-0123456789ab';
 
 const product = { id: ID, title: 'Blue Note LP', stock: 2 } as Product;
+const none = { ...product, stock: 0 } as Product;
 const session: CheckoutSession = {
   clientSecret: 'pi_1_secret',
   amountCents: 2500,
@@ -16,6 +17,7 @@ const session: CheckoutSession = {
   shippingAddress: null,
   reservedUntil: null,
 };
+const order = { id: 'o1', status: 'paid', amountCents: 2500 } as OrderDetail;
 
 const pending = { status: 'pending', data: undefined, error: null } as const;
 const ok = <T>(data: T): QuerySnapshot<T> => ({ status: 'success', data, error: null });
@@ -26,7 +28,7 @@ const failed = (status: number, body: string): QuerySnapshot<never> => ({
 });
 
 const view = (overrides: Partial<Parameters<typeof checkoutView>[0]>) =>
-  checkoutView({ productId: ID, signedIn: true, product: ok(product), session: ok(session), ...overrides });
+  checkoutView({ productId: ID, signedIn: true, product: ok(product), orderLookup: pending, ...overrides });
 
 describe('checkoutView', () => {
   it('calls a missing or malformed id an invalid URL', () => {
@@ -39,50 +41,46 @@ describe('checkoutView', () => {
     expect(view({ product: failed(401, '{"message":"Unauthorized"}') }).kind).toBe('signed-out');
   });
 
-  it('is loading while the product or the session is on its way', () => {
-    expect(view({ product: pending, session: pending }).kind).toBe('loading');
-    expect(view({ session: pending }).kind).toBe('loading');
+  it('is loading while the product is on its way', () => {
+    expect(view({ product: pending }).kind).toBe('loading');
   });
 
   it('shows Product Not Found for an unknown product', () => {
     expect(view({ product: failed(404, '{"message":"Product not found"}') }).kind).toBe('not-found');
   });
 
-  it('asks the server even when no unit is left, and is sold out when it answers 409', () => {
-    const none = ok({ ...product, stock: 0 });
-    expect(view({ product: none, session: pending }).kind).toBe('loading');
-    expect(view({ product: none, session: failed(409, '{"message":"This product is sold out."}') })).toEqual({
-      kind: 'sold-out',
-      message: SOLD_OUT_MESSAGE,
-    });
-    // A buyer with no address to send cannot have paid for it: sold out without asking.
-    expect(view({ product: none, session: pending, awaitingAddress: true })).toEqual({
+  it('is ready with units left without any session: looking holds nothing', () => {
+    expect(view({})).toEqual({ kind: 'ready', product });
+    expect(view({ paying: session })).toEqual({ kind: 'ready', product });
+  });
+
+  it('asks for the order when no unit is left, and is sold out when the server answers 409', () => {
+    expect(view({ product: ok(none) }).kind).toBe('loading');
+    expect(
+      view({ product: ok(none), orderLookup: failed(409, '{"message":"This product is sold out."}') }),
+    ).toEqual({
       kind: 'sold-out',
       message: SOLD_OUT_MESSAGE,
     });
   });
 
   it('shows the order of a buyer who paid for it moments ago', () => {
-    const order = { id: 'o1', status: 'paid', amountCents: 2500 } as OrderDetail;
-    expect(view({ session: ok({ order }) })).toEqual({ kind: 'ordered', product, order });
-    expect(view({ product: ok({ ...product, stock: 0 }), session: ok({ order }) }).kind).toBe('ordered');
-  });
-
-  it("shows the server's reason when the last unit is taken meanwhile (409)", () => {
-    expect(
-      view({ session: failed(409, '{"message":"Someone is checking out the last one","code":"RESERVED"}') }),
-    ).toEqual({ kind: 'sold-out', message: 'Someone is checking out the last one' });
-  });
-
-  it('reports other setup failures with the server message', () => {
-    expect(view({ session: failed(400, '{"message":"You cannot buy your own product"}') })).toEqual({
-      kind: 'setup-failed',
-      message: 'You cannot buy your own product',
+    expect(view({ product: ok(none), orderLookup: ok({ order }) })).toEqual({
+      kind: 'ordered',
+      product: none,
+      order,
     });
-    expect(view({ session: failed(502, '') }).kind).toBe('setup-failed');
+    expect(view({ paying: { order } }).kind).toBe('ordered');
   });
 
-  it('is ready with the product and the session', () => {
-    expect(view({})).toEqual({ kind: 'ready', product, session });
+  it('keeps the form for the buyer who pressed Pay even when the stock figure reads 0', () => {
+    expect(view({ product: ok(none), paying: session }).kind).toBe('ready');
+  });
+
+  it('reports other failures of the order lookup with the server message', () => {
+    expect(view({ product: ok(none), orderLookup: failed(502, '{"message":"Provider down"}') })).toEqual({
+      kind: 'setup-failed',
+      message: 'Provider down',
+    });
   });
 });

@@ -1,6 +1,6 @@
 import type { Product } from '@streamshop/contract/catalog.ts';
 import type { OrderDetail } from '@streamshop/contract/orders.ts';
-import type { CheckoutAnswer, CheckoutSession } from '@streamshop/contract/payments.ts';
+import type { CheckoutAnswer } from '@streamshop/contract/payments.ts';
 import { errorMessage, isUnauthorizedError, parseApiError } from '../../lib/api/client.ts';
 import { isProductId } from './product-id.ts';
 
@@ -21,9 +21,8 @@ export type CheckoutView =
   | { kind: 'load-failed'; message: string }
   | { kind: 'sold-out'; message: string }
   | { kind: 'setup-failed'; message: string }
-  /** A product that ships, before the buyer has an address to send it to. */
-  | { kind: 'address'; product: Product }
-  | { kind: 'ready'; product: Product; session: CheckoutSession }
+  /** The summary, the address (for a product that ships) and the card form; Pay opens the session. */
+  | { kind: 'ready'; product: Product }
   /** The buyer paid for this moments ago and no unit is left for another: their order. */
   | { kind: 'ordered'; product: Product; order: OrderDetail };
 
@@ -33,11 +32,15 @@ export function checkoutView(input: {
   productId: string | undefined;
   signedIn: boolean;
   product: QuerySnapshot<Product>;
-  session: QuerySnapshot<CheckoutAnswer>;
-  /** The product ships and no address is chosen yet: no session is asked for. */
-  awaitingAddress?: boolean;
+  /**
+   * Asked only when no unit is left (POST /api/checkout/:id holds nothing then): the order of a
+   * buyer who paid for the last one moments ago, or 409.
+   */
+  orderLookup: QuerySnapshot<CheckoutAnswer>;
+  /** The answer to the buyer's Pay, when they pressed it. */
+  paying?: CheckoutAnswer;
 }): CheckoutView {
-  const { productId, signedIn, product, session } = input;
+  const { productId, signedIn, product, orderLookup, paying } = input;
   if (!isProductId(productId)) return { kind: 'invalid-url' };
   if (!signedIn) return { kind: 'signed-out' };
 
@@ -48,34 +51,24 @@ export function checkoutView(input: {
     return { kind: 'load-failed', message: errorMessage(product.error, 'Please try again.') };
   }
   if (product.status === 'pending' || !product.data) return { kind: 'loading' };
-  // None left: the server is still asked, for the order of a buyer who paid for the last one
-  // moments ago (it answers 409 to anyone else). Such a buyer has an address saved by that checkout,
-  // so one with none to send cannot have paid.
-  const soldOut = product.data.stock <= 0;
-  if (input.awaitingAddress) {
-    return soldOut
-      ? { kind: 'sold-out', message: SOLD_OUT_MESSAGE }
-      : { kind: 'address', product: product.data };
-  }
+  if (paying && 'order' in paying) return { kind: 'ordered', product: product.data, order: paying.order };
+  // Looking holds nothing (ADR 0006): the form shows while units are left, Pay asks for one.
+  if (product.data.stock > 0 || paying) return { kind: 'ready', product: product.data };
 
-  if (session.status === 'error') {
-    if (isUnauthorizedError(session.error)) return { kind: 'signed-out' };
-    const { status } = parseApiError(session.error);
+  if (orderLookup.status === 'error') {
+    if (isUnauthorizedError(orderLookup.error)) return { kind: 'signed-out' };
+    const { status } = parseApiError(orderLookup.error);
     if (status === 404) return { kind: 'not-found' };
-    if (status === 409) {
-      return {
-        kind: 'sold-out',
-        message: soldOut ? SOLD_OUT_MESSAGE : errorMessage(session.error, SOLD_OUT_MESSAGE),
-      };
-    }
+    if (status === 409) return { kind: 'sold-out', message: SOLD_OUT_MESSAGE };
     return {
       kind: 'setup-failed',
-      message: errorMessage(session.error, 'Secure payment could not be set up. Please try again.'),
+      message: errorMessage(orderLookup.error, 'Secure payment could not be set up. Please try again.'),
     };
   }
-  if (session.status === 'pending' || !session.data) return { kind: 'loading' };
-  if ('order' in session.data) return { kind: 'ordered', product: product.data, order: session.data.order };
-  // The page asks a sold-out product only for the order; a session cannot come back then.
-  if (soldOut) return { kind: 'sold-out', message: SOLD_OUT_MESSAGE };
-  return { kind: 'ready', product: product.data, session: session.data };
+  if (orderLookup.status === 'pending' || !orderLookup.data) return { kind: 'loading' };
+  if ('order' in orderLookup.data) {
+    return { kind: 'ordered', product: product.data, order: orderLookup.data.order };
+  }
+  // A unit came back between the two answers: the form again (Pay asks once more).
+  return { kind: 'ready', product: product.data };
 }

@@ -145,14 +145,13 @@ export interface RoomCheckout {
   /** A new number per opening of the checkout sheet, so each opening asks for its own session. */
   opening: number;
   /** Where a shipped product goes (null for digital and pickup products). */
-  shippingAddress: ShippingAddress | null;
+  shippingAddress?: ShippingAddress | null;
 }
 
 /**
- * POST /api/checkout/:id from a room or its replay, once per opening of the sheet (and again
- * when the buyer changes whether their name is shown): never stale, never retried, dropped
- * from the cache once the sheet closes. Answers a session, or the order of a buyer who paid for
- * it moments ago when no unit is left to hold.
+ * POST /api/checkout/:id from a room or its replay when no unit is left (so nothing is held):
+ * the order of a buyer who paid for it moments ago, or 409. Never stale, never retried, dropped
+ * from the cache once the sheet closes. Pay opens the session itself (lib/checkout-session.ts).
  */
 export const roomCheckoutQueryOptions = ({
   productId,

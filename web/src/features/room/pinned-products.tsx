@@ -138,7 +138,11 @@ export function PinnedProducts({
               serverNowMs={serverNowMs}
               canBuy={canBuy}
               takesOrders={takesOrders}
-              onBuy={() => setRequest(checkoutRequest(product))}
+              onBuy={() =>
+                setRequest(
+                  checkoutRequest(product, offer?.productId === product.id ? offer.priceCents : undefined),
+                )
+              }
             />
           </li>
         ))}

@@ -1,12 +1,13 @@
 import { formatCents } from '@streamshop/contract/money.ts';
 import type { RoomProduct } from '@streamshop/contract/shop.ts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { AlertCircle, LogIn, PackageX, RotateCw, ShieldCheck } from 'lucide-react';
-import { type ReactNode, useId, useState } from 'react';
+import { LogIn, PackageX, ShieldCheck } from 'lucide-react';
+import { type ReactNode, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { checkoutTotals, estimatedTotals } from '../../components/order-summary/checkout-totals.ts';
 import { OrderPlacedNote } from '../../components/order-summary/order-placed.tsx';
 import { ReservationNote, SummaryLine } from '../../components/order-summary/order-summary-parts.tsx';
+import { PayNotice } from '../../components/order-summary/pay-notice.tsx';
 import { PaymentForm, PaymentFormSkeleton } from '../../components/payment-form/payment-form.tsx';
 import { ProductThumb } from '../../components/product-thumb.tsx';
 import { serverAddressErrors } from '../../components/shipping-address/address-form.ts';
@@ -15,26 +16,29 @@ import {
   useShippingAddress,
 } from '../../components/shipping-address/shipping-address-step.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
-import { Button, buttonClasses } from '../../components/ui/button.tsx';
+import { buttonClasses } from '../../components/ui/button.tsx';
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from '../../components/ui/sheet.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { invalidateAfterPurchase, placedOrderOf, sessionOf } from '../../lib/api/checkout.ts';
-import { errorMessage, extractFieldErrors, parseApiError } from '../../lib/api/client.ts';
+import { invalidateAfterPurchase, placedOrderOf } from '../../lib/api/checkout.ts';
+import { errorMessage, extractFieldErrors } from '../../lib/api/client.ts';
+import { openSessionOf, useCheckoutSession } from '../../lib/checkout-session.ts';
 import { errorToast } from '../../lib/error-toast.ts';
 import { useAuth } from '../../lib/session/use-auth.ts';
 import { replayChaptersQueryKey, roomCheckoutQueryOptions } from './api.ts';
 
-/** What the room asks the sheet to sell: the product and a number unique to this opening. */
+/** What the room asks the sheet to sell: the product, a running offer's price, and this opening. */
 export interface CheckoutRequest {
   product: RoomProduct;
+  /** The live offer's price shown on the card; the server charges what holds when Pay is pressed. */
+  offerPriceCents?: number;
   opening: number;
 }
 
 let openings = 0;
-/** A new request per Buy Now, so each opening of the sheet asks the server for its own session. */
-export const checkoutRequest = (product: RoomProduct): CheckoutRequest => {
+/** A new request per Buy Now, so each opening of the sheet is its own checkout. */
+export const checkoutRequest = (product: RoomProduct, offerPriceCents?: number): CheckoutRequest => {
   openings += 1;
-  return { product, opening: openings };
+  return { product, offerPriceCents, opening: openings };
 };
 
 function SignInToBuy() {
@@ -59,7 +63,7 @@ function SignInToBuy() {
   );
 }
 
-/** The sheet's body, mounted per opening: its session, the name choice and the card form. */
+/** The sheet's body, mounted per opening: the summary, the name choice and the card form. */
 function CheckoutBody({
   roomName,
   request,
@@ -77,25 +81,24 @@ function CheckoutBody({
   const [showBuyer, setShowBuyer] = useState(true);
   const showBuyerId = useId();
   const shipping = useShippingAddress(user !== null && product.fulfillment === 'ship');
-  const session = useQuery({
+  const checkout = useCheckoutSession(product.id);
+  const soldOut = product.stock <= 0;
+  // None left: a buyer who paid for the last one moments ago gets their order (nothing is held).
+  const orderLookup = useQuery({
     ...roomCheckoutQueryOptions({
       productId: product.id,
       roomName,
-      showBuyer,
+      showBuyer: true,
       opening: request.opening,
-      shippingAddress: shipping.chosen,
     }),
-    enabled: user !== null && (!shipping.needed || shipping.chosen !== null),
-    // Another address (or name choice) re-opens the same hold: keep the summary meanwhile.
-    placeholderData: (previous) => previous,
+    enabled: user !== null && soldOut && !checkout.answer,
   });
-  const addressErrors = session.isError ? serverAddressErrors(extractFieldErrors(session.error)) : {};
-  // A placeholder is the answer before the latest change (address, name choice): not shown as final.
-  const answer = session.isPlaceholderData ? undefined : session.data;
-  const paying = sessionOf(answer);
-  const placed = placedOrderOf(answer);
+  const addressErrors = serverAddressErrors(extractFieldErrors(checkout.error));
+  const paying = openSessionOf(checkout);
+  const placed = placedOrderOf(checkout.answer) ?? placedOrderOf(orderLookup.data);
 
   const paid = () => {
+    checkout.paid();
     toast({ title: 'Payment Successful', description: `Thank you! ${product.title} is in your orders.` });
     void invalidateAfterPurchase(queryClient);
     void queryClient.invalidateQueries({ queryKey: replayChaptersQueryKey(roomName) });
@@ -137,47 +140,26 @@ function CheckoutBody({
     );
   }
 
+  // What the buyer is shown and agrees to: the server's figures once Pay opened a session.
+  const totals = paying
+    ? checkoutTotals(paying)
+    : estimatedTotals({ ...product, priceCents: request.offerPriceCents ?? product.priceCents });
+  const offerPrice = totals.subtotalCents < product.priceCents;
   let body: ReactNode;
-  if (shipping.needed && (shipping.loading || !shipping.ready || Object.keys(addressErrors).length > 0)) {
-    // Before an address is chosen: what it costs (from the product), and no card form yet.
-    const totals = estimatedTotals(product);
-    body = shipping.loading ? (
-      <PaymentFormSkeleton />
-    ) : (
-      <dl className="grid gap-2 border-border border-t pt-4" data-testid="room-checkout-summary">
-        <SummaryLine label="Subtotal" cents={totals.subtotalCents} />
-        <SummaryLine label="Shipping" cents={totals.shippingCents} />
-        <SummaryLine label="Total" cents={totals.totalCents} strong />
-      </dl>
-    );
-  } else if (session.isError) {
-    const soldOut = parseApiError(session.error).status === 409;
-    body = (
+  if (soldOut && !paying) {
+    body = orderLookup.isError ? (
       <div className="grid justify-items-start gap-3" role="alert" data-testid="room-checkout-error">
         <p className="flex items-start gap-2 text-sm">
-          {soldOut ? (
-            <PackageX className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
-          ) : (
-            <AlertCircle className="mt-0.5 size-4 shrink-0 text-destructive" aria-hidden="true" />
-          )}
-          {errorMessage(session.error, 'Secure payment could not be set up. Please try again.')}
+          <PackageX className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
+          {errorMessage(orderLookup.error, 'This product is sold out.')}
         </p>
-        <Button variant="outline" size="sm" onClick={() => session.refetch()}>
-          <RotateCw aria-hidden="true" />
-          {soldOut ? 'Check again' : 'Try again'}
-        </Button>
       </div>
-    );
-  } else if (!paying) {
-    body = (
-      <div className="grid gap-3" data-testid="room-checkout-loading">
-        <p className="text-muted-foreground text-sm">Setting up secure payment…</p>
-        <PaymentFormSkeleton />
-      </div>
+    ) : (
+      <PaymentFormSkeleton />
     );
   } else {
-    const totals = checkoutTotals(paying);
-    const offerPrice = totals.subtotalCents < product.priceCents;
+    const addressPart = shipping.chosen ? { shippingAddress: shipping.chosen } : {};
+    const checkoutBody = { roomName, showBuyer, ...addressPart };
     body = (
       <>
         <dl className="grid gap-2 border-border border-t pt-4" data-testid="room-checkout-summary">
@@ -198,17 +180,24 @@ function CheckoutBody({
         </dl>
         {offerPrice ? (
           <p className="text-primary text-sm" data-testid="room-checkout-offer">
-            Live offer price, held for you while you pay.
+            Live offer price, held for you once you press Pay.
           </p>
         ) : null}
-        <ReservationNote reservedUntil={paying.reservedUntil} />
-        <PaymentForm
-          key={paying.clientSecret}
-          clientSecret={paying.clientSecret}
-          submitLabel={`Pay ${formatCents(paying.amountCents)}`}
-          onSuccess={paid}
-          onFailure={failed}
-        />
+        {paying ? <ReservationNote reservedUntil={paying.reservedUntil} /> : null}
+        {shipping.needed && (shipping.loading || !shipping.ready) ? null : (
+          <>
+            <PayNotice checkout={checkout} shownCents={totals.totalCents} />
+            <PaymentForm
+              clientSecret={{
+                amountCents: totals.totalCents,
+                open: () => checkout.open(checkoutBody, totals.totalCents),
+              }}
+              submitLabel={`Pay ${formatCents(totals.totalCents)}`}
+              onSuccess={paid}
+              onFailure={failed}
+            />
+          </>
+        )}
       </>
     );
   }
@@ -223,7 +212,7 @@ function CheckoutBody({
             type="checkbox"
             className="mt-0.5 size-4 accent-primary"
             checked={showBuyer}
-            disabled={session.isFetching}
+            disabled={checkout.opening}
             onChange={(event) => setShowBuyer(event.target.checked)}
             data-testid="room-checkout-show-buyer"
           />
@@ -235,7 +224,7 @@ function CheckoutBody({
           </label>
         </div>
       )}
-      <ShippingAddressStep choice={shipping} serverErrors={addressErrors} disabled={session.isFetching} />
+      <ShippingAddressStep choice={shipping} serverErrors={addressErrors} disabled={checkout.opening} />
       {body}
     </>
   );
@@ -256,6 +245,8 @@ export function RoomCheckoutSheet({
   fromReplay?: boolean;
   onClose: () => void;
 }) {
+  // The sheet opens without a trigger: on close, focus goes back to the Buy Now that opened it.
+  const opener = useRef<HTMLElement | null>(null);
   return (
     <Sheet
       open={request !== null}
@@ -271,6 +262,17 @@ export function RoomCheckoutSheet({
           // Light, so the stream stays watchable behind the sheet.
           overlayClassName="bg-black/30"
           data-testid="room-checkout"
+          onOpenAutoFocus={() => {
+            opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+          }}
+          onCloseAutoFocus={(event) => {
+            const button = opener.current;
+            opener.current = null;
+            if (button?.isConnected) {
+              event.preventDefault();
+              button.focus();
+            }
+          }}
         >
           <div className="pr-8">
             <SheetTitle className="flex items-center gap-2">

@@ -13,11 +13,10 @@ export const checkoutProductQueryOptions = (productId: string) =>
   });
 
 /**
- * POST /api/checkout/:id, once per visit (and again when the buyer picks another address: the
- * server keeps the same hold and session and takes the new address): never stale, never retried,
- * and dropped from the cache as soon as the page unmounts (gcTime 0), so the next visit opens a
- * fresh session. Answers a session, or the order of a buyer who paid for it moments ago when no
- * unit is left to hold.
+ * POST /api/checkout/:id asked on opening checkout only when no unit is left (so it holds
+ * nothing): the order of a buyer who paid for it moments ago, or 409. Never stale, never
+ * retried, dropped from the cache as soon as the page unmounts (gcTime 0). Pay opens the session
+ * itself (lib/checkout-session.ts).
  */
 export const checkoutSessionQueryOptions = (
   productId: string,
