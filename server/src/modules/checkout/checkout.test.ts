@@ -412,7 +412,11 @@ describe('DELETE /api/checkout/:productId (the buyer leaves checkout)', () => {
     const session = await sessionFor(buyer.cookie, product.id);
     expect((await payWithCard(t.app, session.clientSecret)).json().status).toBe('succeeded');
     expect((await leave(buyer.cookie, product.id)).statusCode).toBe(204);
-    await eventually('the unit taken', () => stockOf(t, product.id), (stock) => stock === 1);
+    await eventually(
+      'the unit taken',
+      () => stockOf(t, product.id),
+      (stock) => stock === 1,
+    );
     const bought = (await ordersOf(t.app, buyer.cookie)).filter((o) => o.role === 'buyer');
     expect(bought.length).toBeGreaterThan(0);
   });

@@ -29,7 +29,7 @@ import {
   checkoutSessionQueryOptions,
   invalidateAfterPurchase,
 } from '../../lib/api/checkout.ts';
-import { errorMessage, extractFieldErrors, parseApiError } from '../../lib/api/client.ts';
+import { extractFieldErrors, parseApiError } from '../../lib/api/client.ts';
 import { type CheckoutSessionState, openSessionOf, useCheckoutSession } from '../../lib/checkout-session.ts';
 import { errorToast } from '../../lib/error-toast.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
