@@ -29,7 +29,9 @@ describe('authentication', { timeout: 60_000 }, () => {
     const { page } = watched;
     const account = newAccount();
     await signUp(page, account);
-    await page.getByRole('heading', { name: 'Seller Dashboard' }).waitFor();
+    // Nothing sold yet: a buyer's dashboard, not "Seller Dashboard – Welcome back".
+    await page.getByRole('heading', { name: 'Your Dashboard' }).waitFor();
+    expect(await page.getByTestId('dashboard-greeting').textContent()).toBe(`Welcome, @${account.handle}`);
 
     await page.getByTestId('drawer-toggle').click();
     const drawer = page.getByTestId('drawer');
@@ -72,7 +74,7 @@ describe('authentication', { timeout: 60_000 }, () => {
     await page.getByTestId('signin-password').fill(account.password);
     await page.getByTestId('signin-submit').click();
     await page.waitForURL(url('/dashboard'));
-    await page.getByText(`Welcome back, @${account.handle}`).waitFor();
+    await page.getByText(`Welcome, @${account.handle}`).waitFor();
     watched.expectNoErrors(signedOut);
   });
 
@@ -124,7 +126,7 @@ describe('authentication', { timeout: 60_000 }, () => {
     for (const path of ['/signin', '/signup']) {
       await page.goto(path);
       await page.waitForURL(url('/dashboard'));
-      await page.getByRole('heading', { name: 'Seller Dashboard' }).waitFor();
+      await page.getByRole('heading', { name: 'Your Dashboard' }).waitFor();
     }
     watched.expectNoErrors(signedOut);
   });

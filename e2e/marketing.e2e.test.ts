@@ -5,7 +5,15 @@ import { CARD, payWithCard } from './cards.ts';
 import { useE2e } from './e2e-setup.ts';
 import { expectToast } from './page-checks.ts';
 
-const e2e = useE2e();
+/** The operator's other sites, set (they are unset by default and then not drawn: footer-pages). */
+const SITE_LINKS = {
+  DROP_MODE_URL: 'https://dropmode.test/',
+  STREAM_DISC_URL: 'https://streamdisc.test/',
+  STREAMSHOP_LIVE_URL: 'https://live.streamshop.test/',
+  NEWSLETTER_FORM_URL: 'https://newsletter.streamdisc.test/subscribe',
+  PRESS_KIT_URL: 'https://streamdisc.test/press/founders-batch',
+};
+const e2e = useE2e({ env: SITE_LINKS });
 const { newPage } = e2e;
 
 let emailCount = 0;
@@ -42,11 +50,21 @@ describe('marketing pages', { timeout: 60_000 }, () => {
     const watched = await newPage();
     await watched.page.goto('/');
     await watched.page.getByRole('heading', { level: 1, name: 'Shop live. Sell live.' }).waitFor();
+    // The configured links appear once the page has the settings.
+    await watched.page.getByTestId('newsletter-external').waitFor();
     const links = watched.page.locator('main a[target="_blank"]');
-    expect(await links.count()).toBeGreaterThan(0);
+    expect(await links.evaluateAll((all) => all.map((a) => a.getAttribute('href')))).toEqual([
+      SITE_LINKS.NEWSLETTER_FORM_URL,
+      SITE_LINKS.STREAM_DISC_URL,
+      SITE_LINKS.DROP_MODE_URL,
+      SITE_LINKS.STREAMSHOP_LIVE_URL,
+    ]);
     for (const rel of await links.evaluateAll((all) => all.map((a) => a.getAttribute('rel')))) {
       expect(rel).toBe('noopener noreferrer');
     }
+    expect(await watched.page.getByTestId('nav-drop-mode').getAttribute('href')).toBe(
+      SITE_LINKS.DROP_MODE_URL,
+    );
   });
 
   it('cycles the blog logo through its frames', async () => {

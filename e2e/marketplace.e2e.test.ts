@@ -216,14 +216,15 @@ describe('marketplace', { timeout: 90_000 }, () => {
     const watched = await newPage({ bypassCSP: true });
     const { page } = watched;
     const handle = await signUp(page);
-    await page.getByText(`Welcome back, @${handle}`).waitFor();
+    // Nothing sold yet: their orders first, and an invitation to start selling.
+    await page.getByText(`Welcome, @${handle}`).waitFor();
     expect(await page.getByTestId('upgrade-link').getAttribute('href')).toBe('/subscribe');
     expect(await page.getByTestId('go-live-link').getAttribute('href')).toBe('/golive');
-    await page.getByTestId('dashboard-products-empty').waitFor();
+    await page.getByTestId('dashboard-orders-empty').waitFor();
     await expectNoSeriousA11yProblems(page);
 
-    // Add
-    await page.getByTestId('add-product').click();
+    // Add: from Start selling, which opens the dialog over the (empty) Products tab.
+    await page.getByTestId('start-selling-add-product').click();
     const dialog = page.getByRole('dialog', { name: 'Add Product' });
     await dialog.waitFor();
     await dialog.getByLabel('Title').fill('E2E Test Turntable');
@@ -249,6 +250,9 @@ describe('marketplace', { timeout: 90_000 }, () => {
     await row.waitFor();
     expect(await row.getByTestId('dashboard-product-price').textContent()).toBe('$12.34');
     await page.getByTestId('stat-products').filter({ hasText: '1' }).waitFor();
+    // A seller now: the spec's heading and greeting.
+    await page.getByText(`Welcome back, @${handle}`).waitFor();
+    await page.getByRole('heading', { name: 'Seller Dashboard' }).waitFor();
 
     // Edit: the price is prefilled in dollars.
     await row.getByRole('button', { name: 'Edit E2E Test Turntable' }).click();

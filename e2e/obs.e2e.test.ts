@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../server/src/test/support.ts';
 import { signUpThroughForm } from './accounts.ts';
+import { scanWithAxe, seriousViolations } from './axe.ts';
 import { type ExpectedFailure, SIGNED_OUT_PROBE, type WatchedPage } from './browser.ts';
 import { SCREENSHOTS, useE2e } from './e2e-setup.ts';
 import { expectToast, waitForVideoFrame } from './page-checks.ts';
@@ -16,7 +17,12 @@ import { expectFramesAdvance } from './video-checks.ts';
 // This spec's server listens for RTMP (others run without it).
 const rtmpPort = await freePort();
 const RTMP_URL = `rtmp://127.0.0.1:${rtmpPort}/live`;
-const e2e = useE2e({ camera: true, env: { RTMP_PORT: String(rtmpPort), RTMP_URL } });
+const e2e = useE2e({
+  camera: true,
+  env: { RTMP_PORT: String(rtmpPort), RTMP_URL },
+  // For the axe scans of the seller's room.
+  page: { bypassCSP: true },
+});
 const { newPage, url } = e2e;
 
 const signedOut: ExpectedFailure[] = [SIGNED_OUT_PROBE];
@@ -99,6 +105,26 @@ function settingsOf(page: Page, testId: string): Promise<string[]> {
 
 async function encoderState(page: Page, text: string, timeout = 20_000) {
   await page.getByTestId('encoder-state').filter({ hasText: text }).waitFor({ timeout });
+}
+
+/** The room header's viewer count, as the page shows it ("1 viewer"). */
+function viewerCount(page: Page): Promise<string> {
+  return page
+    .getByTestId('viewer-count')
+    .textContent()
+    .then((text) => (text ?? '').replace(/^(\d+)\s*/, '$1 ').trim());
+}
+
+/** The seller's stage shows only what applies to an encoder stream: no camera and no Start Stream. */
+async function expectEncoderControlsOnly(page: Page) {
+  for (const testId of ['start-stream', 'resume-stream', 'camera-preview', 'toggle-mic', 'toggle-camera']) {
+    expect(await page.getByTestId(testId).count(), testId).toBe(0);
+  }
+  expect(await page.getByTestId('end-stream').count()).toBe(1);
+}
+
+async function expectNoAxeProblems(page: Page) {
+  expect(seriousViolations(await scanWithAxe(page))).toEqual([]);
 }
 
 /** No toast, no selection left by earlier steps, the page at its top. */
@@ -193,27 +219,39 @@ describe('going live from OBS', { timeout: 90_000 }, () => {
     seller.expectNoErrors(signedOut);
   });
 
-  it('goes live when the encoder publishes: Encoder connected, LIVE, the live video on the stage', async () => {
+  it('goes live when the encoder publishes: LIVE, the stream’s output on the stage, no camera or Start Stream', async () => {
     const { page } = seller;
     encoder = startEncoder(`${RTMP_URL}/${streamKey}`);
-    await encoderState(page, 'Encoder connected');
+    // From the moment the page shows LIVE (the publish; the encoder reads as connected a moment
+    // later, once its pipeline runs) the stage is the stream's output, never the camera.
     await page.getByTestId('live-badge').waitFor();
     await page.getByTestId('encoder-stage').waitFor();
-    await page.getByTestId('end-stream').waitFor();
-    expect(await page.getByTestId('camera-preview').count()).toBe(0);
-    expect(await page.getByTestId('start-stream').count()).toBe(0);
+    await expectEncoderControlsOnly(page);
+    expect(await page.getByTestId('encoder-state').textContent()).not.toBe('Waiting for your encoder');
+    await encoderState(page, 'Receiving from your encoder');
+    await page.getByTestId('encoder-stage').filter({ hasText: 'Receiving from your encoder' }).waitFor();
+    await expectEncoderControlsOnly(page);
     // The camera the page had opened is let go.
     await expect.poll(async () => (await cameraUse(page)).liveTracks).toBe(0);
+    // What viewers see, from their player, muted so the seller's room does not echo.
     const progress = await expectFramesAdvance(page, 'live-video', { timeoutMs: 20_000 });
     expect(progress.advancedSec).toBeGreaterThanOrEqual(1);
+    expect(await page.getByTestId('live-video').evaluate((video: HTMLVideoElement) => video.muted)).toBe(
+      true,
+    );
+    expect(await page.getByTestId('unmute').textContent()).toContain('Unmute');
     expect(encoder.child.exitCode).toBeNull();
 
     await tidyForScreenshot(page);
+    await expectNoAxeProblems(page);
     await page.screenshot({ path: `${SCREENSHOTS}room-owner-obs.png` });
     await page.getByTestId('encoder-panel').screenshot({ path: `${SCREENSHOTS}obs-panel.png` });
     await page.setViewportSize({ width: 390, height: 844 });
+    await expectEncoderControlsOnly(page);
+    await expectNoAxeProblems(page);
     await page.getByTestId('encoder-panel').screenshot({ path: `${SCREENSHOTS}obs-panel-phone.png` });
-    await page.screenshot({ path: `${SCREENSHOTS}room-owner-obs-phone.png`, fullPage: true });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: `${SCREENSHOTS}room-owner-obs-phone.png` });
     await page.setViewportSize({ width: 1280, height: 800 });
     seller.expectNoErrors(signedOut);
   });
@@ -226,6 +264,9 @@ describe('going live from OBS', { timeout: 90_000 }, () => {
     await expectFramesAdvance(page, 'live-video', { timeoutMs: 20_000 });
     expect(await page.getByTestId('encoder-panel').count()).toBe(0);
     expect(await page.getByTestId('end-stream').count()).toBe(0);
+    // The seller counts the viewer the viewer sees.
+    await expect.poll(() => viewerCount(page)).toBe('1 viewer');
+    await expect.poll(() => viewerCount(seller.page)).toBe('1 viewer');
     viewer.expectNoErrors(signedOut);
   });
 
@@ -233,10 +274,13 @@ describe('going live from OBS', { timeout: 90_000 }, () => {
     const { page } = seller;
     await page.reload();
     await page.getByTestId('encoder-stage').waitFor();
-    await encoderState(page, 'Encoder connected');
+    await encoderState(page, 'Receiving from your encoder');
     await expectFramesAdvance(page, 'live-video', { timeoutMs: 20_000 });
     expect(await cameraUse(page)).toEqual({ calls: 0, liveTracks: 0 });
-    expect(await page.getByTestId('camera-preview').count()).toBe(0);
+    await expectEncoderControlsOnly(page);
+    // Joining a room whose viewer is there already: the count is the viewer's, not 0.
+    await expect.poll(() => viewerCount(page)).toBe('1 viewer');
+    expect(await viewerCount(viewer.page)).toBe('1 viewer');
     seller.expectNoErrors(signedOut);
   });
 
@@ -281,7 +325,30 @@ describe('going live from OBS', { timeout: 90_000 }, () => {
       .filter({ hasText: 'Waiting for your encoder to reconnect' })
       .waitFor({ timeout: 15_000 });
     expect(await cameraUse(page)).toEqual({ calls: 0, liveTracks: 0 });
-    expect(await page.getByTestId('camera-preview').count()).toBe(0);
+    await expectEncoderControlsOnly(page);
+    seller.expectNoErrors(signedOut);
+  });
+
+  it('goes on from the camera while the encoder is away: Resume Stream, never Start Stream', async () => {
+    const { page } = seller;
+    await page.getByTestId('use-camera').click();
+    await waitForVideoFrame(page, 'camera-preview', 10_000);
+    expect(await page.getByTestId('start-stream').count()).toBe(0);
+    await page.getByTestId('end-stream').waitFor();
+    const viewerVideo = viewer.page.getByTestId('live-video');
+    const encoderSource = await viewerVideo.getAttribute('src');
+    await page.getByTestId('resume-stream').click();
+    await expectToast(page, 'Stream Resumed');
+    await encoderState(page, 'Live from your camera');
+    expect(await page.getByTestId('resume-stream').count()).toBe(0);
+    expect(await page.getByTestId('start-stream').count()).toBe(0);
+    expect(await page.getByTestId('live-badge').count()).toBe(1);
+    // Viewers get the camera now: their player starts over on the camera's video (a new source,
+    // its own timeline), and it plays.
+    await expect.poll(() => viewerVideo.getAttribute('src'), { timeout: 15_000 }).not.toBe(encoderSource);
+    await expectFramesAdvance(viewer.page, 'live-video', { timeoutMs: 15_000 });
+    await tidyForScreenshot(page);
+    await page.screenshot({ path: `${SCREENSHOTS}room-owner-obs-camera.png` });
     seller.expectNoErrors(signedOut);
   });
 

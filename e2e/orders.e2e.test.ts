@@ -108,8 +108,9 @@ describe('an order from payment to refund', { timeout: 180_000 }, () => {
     await sale.getByTestId('sale-ship').click();
     const shipDialog = seller.getByTestId('ship-dialog');
     await shipDialog.getByTestId('ship-submit').click();
-    await shipDialog.getByText('carrier is required').waitFor();
-    await shipDialog.getByTestId('ship-carrier').fill('UPS');
+    await shipDialog.getByText('Carrier is required').waitFor();
+    await shipDialog.getByTestId('ship-carrier').click();
+    await seller.getByRole('option', { name: 'UPS', exact: true }).click();
     await shipDialog.getByTestId('ship-tracking').fill('1Z999AA10123456784');
     await shipDialog.getByTestId('ship-submit').click();
     await expectToast(seller, 'Marked shipped');

@@ -103,7 +103,7 @@ async function move(
 ): Promise<Move> {
   const reply = await api.request('POST', `/api/orders/${orderId}/${action}`, {
     cookie: who.cookie,
-    ...(action === 'ship' ? { body: { carrier: 'Royal Mail', trackingNumber: `BENCH-${index}-GB` } } : {}),
+    ...(action === 'ship' ? { body: { carrier: 'royal_mail', trackingNumber: `BENCH-${index}-GB` } } : {}),
   });
   return {
     action,

@@ -58,10 +58,16 @@ export const signupBodySchema = z.object({
 });
 export type SignupBody = z.input<typeof signupBodySchema>;
 
+/** A sign-in identifier that holds an @ after its first character is an email address. */
+export function isEmailIdentifier(identifier: string): boolean {
+  return normalizeHandle(identifier).includes('@');
+}
+
 export const signinBodySchema = z.object({
-  handle: textSchema('Handle')
+  /** The handle or the account's email address (normalised as a handle: lower-case, no leading @). */
+  handle: textSchema('Handle or email')
     .transform(normalizeHandle)
-    .pipe(z.string().min(1, 'Handle is required').max(64, 'Handle is too long')),
+    .pipe(z.string().min(1, 'Handle or email is required').max(254, 'Handle or email is too long')),
   password: z
     .string({ error: 'Password is required' })
     .min(1, 'Password is required')

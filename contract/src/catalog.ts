@@ -193,6 +193,34 @@ export type ProductBody = z.input<typeof productBodySchema>;
 
 export const productIdParamsSchema = z.object({ id: z.uuid({ error: 'id must be a product id' }) });
 
+/** A show whose lineup has the product: live now (its room) or over with a replay (its room plays it). */
+export const productShowSchema = z.object({
+  roomName: z.string(),
+  title: z.string(),
+  live: z.boolean(),
+  startedAt: z.string().nullable(),
+  thumbnailUrl: z.string().nullable(),
+});
+export type ProductShow = z.infer<typeof productShowSchema>;
+
+/** GET /api/products/:id/page: what the public product page shows. */
+export const productPageSchema = z.object({
+  product: productSchema,
+  seller: z.object({
+    handle: z.string(),
+    businessName: z.string().nullable(),
+    avatarUrl: z.string().nullable(),
+    /** The room the seller is live in now, or null. */
+    liveRoomName: z.string().nullable(),
+  }),
+  /** Live shows first (newest first), then replays (newest first); at most PRODUCT_PAGE_SHOWS. */
+  shows: z.array(productShowSchema),
+});
+export type ProductPage = z.infer<typeof productPageSchema>;
+
+/** How many shows a product page lists. */
+export const PRODUCT_PAGE_SHOWS = 12;
+
 export const analyticsSchema = z.object({
   totalViews: z.number().int(),
   totalOrders: z.number().int(),
@@ -240,6 +268,8 @@ export const storefrontResponseSchema = z.object({
   }),
   products: z.array(productSchema),
   streams: z.array(storefrontStreamSchema),
+  /** The seller's stream live now (its room is where the storefront's 'Live now' leads), or null. */
+  liveStream: streamSchema.nullable(),
   stats: z.object({
     productCount: z.number().int(),
     vodCount: z.number().int(),

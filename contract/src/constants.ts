@@ -21,6 +21,11 @@ export const EXPLORE_PAGE_SIZE = 20;
 export const EXPLORE_MAX_PAGE_SIZE = 100;
 export const PAGINATION_BUTTONS = 5;
 
+/** The dashboard's Orders tab shows this many of the latest orders. */
+export const DASHBOARD_LATEST_ORDERS = 10;
+/** 'Order #' plus this many characters of the order's id. */
+export const ORDER_NUMBER_LENGTH = 8;
+
 export const MIN_PASSWORD_LENGTH = 8;
 /** Upper bound so a huge password cannot be used to burn CPU in the hash. */
 export const MAX_PASSWORD_LENGTH = 200;

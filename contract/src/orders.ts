@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CARRIERS } from './carriers.ts';
 import { ORDER_STATUSES } from './catalog.ts';
 import { FULFILLMENTS } from './shipping.ts';
 import { textSchema } from './text.ts';
@@ -63,9 +64,13 @@ export const orderDetailSchema = z.object({
   buyerHandle: z.string(),
   sellerHandle: z.string(),
   shippingAddress: orderAddressSchema.nullable(),
+  /**
+   * A carrier code (contract/src/carriers.ts; `carrierName` shows it), or for an order shipped
+   * before the list, what its seller typed.
+   */
   carrier: z.string().nullable(),
   trackingNumber: z.string().nullable(),
-  /** The carrier's tracking page when we know the carrier; else show the number. */
+  /** The carrier's tracking page when we know the carrier (not Other); else show the number. */
   trackingUrl: z.string().nullable(),
   createdAt: z.string(),
   shippedAt: z.string().nullable(),
@@ -83,32 +88,19 @@ export type OrdersPage = z.infer<typeof ordersPageSchema>;
 
 /** POST /api/orders/:id/ship. */
 export const shipOrderBodySchema = z.object({
-  carrier: textSchema('carrier').min(1, 'carrier is required').max(40, 'carrier is at most 40 characters'),
-  trackingNumber: textSchema('trackingNumber')
-    .min(4, 'trackingNumber is at least 4 characters')
-    .max(64, 'trackingNumber is at most 64 characters')
-    .regex(/^[A-Za-z0-9][A-Za-z0-9 -]*$/, 'trackingNumber may hold only letters, digits, spaces and dashes'),
+  carrier: z.enum(CARRIERS, {
+    error: (issue) =>
+      issue.input === undefined || issue.input === ''
+        ? 'Carrier is required'
+        : `Carrier must be one of ${CARRIERS.join(', ')}`,
+  }),
+  trackingNumber: textSchema('Tracking number')
+    .min(1, 'Tracking number is required')
+    .min(4, 'Tracking number must be at least 4 characters')
+    .max(64, 'Tracking number must be at most 64 characters')
+    .regex(/^[A-Za-z0-9][A-Za-z0-9 -]*$/, 'Tracking number may hold only letters, digits, spaces and dashes'),
 });
 export type ShipOrderBody = z.infer<typeof shipOrderBodySchema>;
-
-/** Carriers whose tracking page we can link to; any other name is shown with its number. */
-export const KNOWN_CARRIERS = ['USPS', 'UPS', 'FedEx', 'DHL', 'Royal Mail', 'Canada Post'] as const;
-
-const TRACKING_PAGES: Record<string, (number: string) => string> = {
-  usps: (n) => `https://tools.usps.com/go/TrackConfirmAction?tLabels=${n}`,
-  ups: (n) => `https://www.ups.com/track?tracknum=${n}`,
-  fedex: (n) => `https://www.fedex.com/fedextrack/?trknbr=${n}`,
-  dhl: (n) => `https://www.dhl.com/global-en/home/tracking/tracking-express.html?tracking-id=${n}`,
-  'royal mail': (n) => `https://www.royalmail.com/track-your-item#/tracking-results/${n}`,
-  'canada post': (n) => `https://www.canadapost-postescanada.ca/track-reperage/en#/search?searchFor=${n}`,
-};
-
-/** The carrier's tracking page for the number, or null for a carrier we do not know. */
-export function trackingUrl(carrier: string | null, trackingNumber: string | null): string | null {
-  if (!carrier || !trackingNumber) return null;
-  const page = TRACKING_PAGES[carrier.trim().toLowerCase()];
-  return page ? page(encodeURIComponent(trackingNumber.replaceAll(' ', ''))) : null;
-}
 
 /** GET /api/payouts/balance: the caller's ledger as a seller, summed (ADR 0016). */
 export const balanceSchema = z.object({

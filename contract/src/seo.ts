@@ -32,6 +32,10 @@ export const PUBLIC_PATHS = [
   '/team',
   '/blog',
   '/explore',
+  '/help',
+  '/contact',
+  '/privacy',
+  '/terms',
 ] as const;
 export type PublicPath = (typeof PUBLIC_PATHS)[number];
 
@@ -112,6 +116,30 @@ export const PAGE_META: Record<PublicPath, PageMeta> = {
       'Browse products from independent sellers on StreamShop: music, film, art and merch, with live streams where you can ask and buy.',
     ogType: 'website',
   },
+  '/help': {
+    title: titled('Help Center'),
+    description:
+      'Answers about buying, watching live rooms, selling and your account on StreamShop, and how to reach us when you need more help.',
+    ogType: 'website',
+  },
+  '/contact': {
+    title: titled('Contact Us'),
+    description:
+      'Questions about an order, selling or your account? Send the StreamShop team a message and we will reply by email.',
+    ogType: 'website',
+  },
+  '/privacy': {
+    title: titled('Privacy Policy'),
+    description:
+      'What personal information StreamShop collects, why, who it is shared with, how long it is kept and the choices you have.',
+    ogType: 'website',
+  },
+  '/terms': {
+    title: titled('Terms of Service'),
+    description:
+      'The terms for using StreamShop: accounts, buying and selling, live streams and content, plans and payment, and liability.',
+    ogType: 'website',
+  },
 };
 
 /**
@@ -130,6 +158,10 @@ export const PRERENDERED_PATHS = [
   '/about',
   '/team',
   '/blog',
+  '/help',
+  '/contact',
+  '/privacy',
+  '/terms',
 ] as const satisfies readonly PublicPath[];
 export type PrerenderedPath = (typeof PRERENDERED_PATHS)[number];
 

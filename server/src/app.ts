@@ -17,6 +17,7 @@ import { payoutsPlugin } from './modules/payouts/plugin.ts';
 import { sellerPlugin } from './modules/seller/plugin.ts';
 import { seoPlugin } from './modules/seo/plugin.ts';
 import { shopPlugin } from './modules/shop/plugin.ts';
+import { sitePlugin } from './modules/site/plugin.ts';
 import { storefrontPlugin } from './modules/storefront/plugin.ts';
 import { streamsPlugin } from './modules/streams/plugin.ts';
 import { registerHttpBasics } from './platform/http.ts';
@@ -49,6 +50,7 @@ const MODULES = [
   payoutsPlugin,
   shopPlugin,
   discPlugin,
+  sitePlugin,
   seoPlugin,
 ];
 

@@ -10,6 +10,11 @@ import type { S3Settings } from './platform/storage.ts';
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optionalText = z.preprocess(emptyAsUndefined, z.string().optional());
 const optionalUrl = z.preprocess(emptyAsUndefined, z.url().optional());
+/** A link the web shows (an operator's other site): http(s) only, so never a javascript: URL. */
+const optionalLink = z.preprocess(
+  emptyAsUndefined,
+  z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+);
 
 /** Every environment variable the server reads, validated once. Nothing else reads process.env. */
 const envSchema = z.object({
@@ -100,6 +105,12 @@ const envSchema = z.object({
       .optional(),
   ),
   MAIL_FROM: optionalText,
+  CONTACT_EMAIL: z.preprocess(emptyAsUndefined, z.email('must be an email address').optional()),
+  DROP_MODE_URL: optionalLink,
+  STREAM_DISC_URL: optionalLink,
+  STREAMSHOP_LIVE_URL: optionalLink,
+  NEWSLETTER_FORM_URL: optionalLink,
+  PRESS_KIT_URL: optionalLink,
   PLATFORM_FEE_PERCENT: z.preprocess(emptyAsUndefined, z.coerce.number().min(0).max(100).default(0)),
   SESSION_IDLE_TIMEOUT_HOURS: z.preprocess(
     emptyAsUndefined,
@@ -232,8 +243,25 @@ export interface Config {
   smtpUrl: string | undefined;
   /** The sender of every message (MAIL_FROM; by default StreamShop <no-reply@PUBLIC_URL's host>). */
   mailFrom: string;
+  /** Where the contact page's messages go (CONTACT_EMAIL; by default MAIL_FROM's address). */
+  contactEmail: string;
   /** The platform's part of each sale, in percent (ADR 0016): written to the sellers' ledger. */
   platformFeePercent: number;
+  /** The operator's other sites the web links to; an unset one is not shown (GET /api/site/links). */
+  siteLinks: SiteLinkSettings;
+}
+
+export interface SiteLinkSettings {
+  dropMode: string | undefined;
+  streamDisc: string | undefined;
+  streamshopLive: string | undefined;
+  newsletterForm: string | undefined;
+  pressKit: string | undefined;
+}
+
+/** The address in a From value: 'StreamShop <hi@shop.test>' -> 'hi@shop.test'. */
+function addressOf(from: string): string {
+  return /<([^<>\s]+)>\s*$/.exec(from)?.[1] ?? from.trim();
 }
 
 export class ConfigError extends Error {}
@@ -290,6 +318,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const dataDir = path.resolve(e.DATA_DIR);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+  const mailFrom = e.MAIL_FROM ?? `StreamShop <no-reply@${new URL(publicUrl).hostname}>`;
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -328,8 +357,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rtmpConnectionsPerAddress: e.RTMP_CONNECTIONS_PER_ADDRESS,
     rtmpUrl: (e.RTMP_URL ?? defaultRtmpUrl(publicUrl, e.RTMP_PORT)).replace(/\/$/, ''),
     smtpUrl: e.SMTP_URL,
-    mailFrom: e.MAIL_FROM ?? `StreamShop <no-reply@${new URL(publicUrl).hostname}>`,
+    mailFrom,
+    contactEmail: e.CONTACT_EMAIL ?? addressOf(mailFrom),
     platformFeePercent: e.PLATFORM_FEE_PERCENT,
+    siteLinks: {
+      dropMode: e.DROP_MODE_URL,
+      streamDisc: e.STREAM_DISC_URL,
+      streamshopLive: e.STREAMSHOP_LIVE_URL,
+      newsletterForm: e.NEWSLETTER_FORM_URL,
+      pressKit: e.PRESS_KIT_URL,
+    },
     s3: e.S3_BUCKET
       ? {
           bucket: e.S3_BUCKET,

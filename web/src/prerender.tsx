@@ -54,4 +54,8 @@ export const PAGE_MODULES: Record<PrerenderedPath, string> = {
   '/about': 'src/features/marketing/about-page.tsx',
   '/team': 'src/features/marketing/team-page.tsx',
   '/blog': 'src/features/marketing/blog-page.tsx',
+  '/help': 'src/features/site/site-pages.tsx',
+  '/contact': 'src/features/site/contact-page.tsx',
+  '/privacy': 'src/features/site/site-pages.tsx',
+  '/terms': 'src/features/site/site-pages.tsx',
 };

@@ -129,6 +129,8 @@ export const mailOutbox = pgTable(
     /** Names the event (e.g. verify-email:<token id>): the same event queues one message. */
     dedupeKey: text('dedupe_key').notNull(),
     toAddress: text('to_address').notNull(),
+    /** Where an answer goes when not to the sender (a contact message: the person who wrote it). */
+    replyTo: text('reply_to'),
     subject: text('subject').notNull(),
     /** Blanked once sent. */
     textBody: text('text_body'),

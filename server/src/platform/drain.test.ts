@@ -13,14 +13,16 @@ import { createThrowawayDatabase, type ThrowawayDatabase } from '../test/throwaw
  * reconnect storm. Chat and video sockets that come back the moment they are closed (as the web
  * client once did after 1012), upgrades that arrive just after the signal on connections opened
  * before it, and requests whose bodies are still on their way. The process must answer each of
- * them, exit 0, and do so within SHUTDOWN_GRACE_MS. On PGlite, or on a throwaway PostgreSQL
- * database in the server-postgres project.
+ * them, exit 0, and do so within SHUTDOWN_GRACE_MS. Within the grace is the server's own count:
+ * past it main.ts's backstop exits 1, so exit 0 says the drain finished in time; how long it took
+ * is printed, not asserted against the test's clock (a loaded machine is slow to reap a child).
+ * On PGlite, or on a throwaway PostgreSQL database in the server-postgres project.
  */
 
 const GRACE_MS = 8000;
 const READINESS_DELAY_MS = 1000;
-/** Spawning, the event loop's last turn and the exit itself, on a shared 2-core machine. */
-const EXIT_MARGIN_MS = 2000;
+/** What main.ts logs when the grace ran out before the drain and close finished (then it exits 1). */
+const BACKSTOP_LINE = 'shutdown grace period over; exiting';
 const CHAT_SOCKETS = 30;
 const MEDIA_SOCKETS = 30;
 const IN_FLIGHT_REQUESTS = 4;
@@ -220,6 +222,7 @@ describe('SIGTERM', () => {
     readinessDelayMs: number,
     env: Record<string, string> = {},
     launcher: 'node' | 'npm' = 'node',
+    stdio: 'inherit' | 'pipe' = 'inherit',
   ) {
     const databaseServerUrl = process.env.TEST_DATABASE_URL;
     if (databaseServerUrl && !database) database = await createThrowawayDatabase(databaseServerUrl, 'drain');
@@ -235,6 +238,7 @@ describe('SIGTERM', () => {
         ...env,
       },
       launcher,
+      stdio,
     });
     servers.push(server);
     return server;
@@ -336,8 +340,8 @@ describe('SIGTERM', () => {
     for (const outcome of lateOutcomes) expect(outcome).toMatch(/^HTTP\/1\.1 503 /);
     // Every storm socket was told to reconnect elsewhere (1012).
     expect(tally.closedWith.get(1012) ?? 0).toBeGreaterThanOrEqual(CHAT_SOCKETS + MEDIA_SOCKETS);
+    // 0: drained and closed before the grace ran out (after it, the backstop exits 1).
     expect(exit.code).toBe(0);
-    expect(exit.at - signalledAt).toBeLessThan(GRACE_MS + EXIT_MARGIN_MS);
   }, 110_000);
 
   it('takes no new encoder once it stops accepting, while a request in flight still finishes', async () => {
@@ -361,7 +365,7 @@ describe('SIGTERM', () => {
 
   it('cuts what is still open at three quarters of the grace and exits 1 within it', async () => {
     const graceMs = 4000;
-    const server = await startServer(graceMs, 0);
+    const server = await startServer(graceMs, 0, {}, 'node', 'pipe');
     const base = server.url;
     const { cookie, roomName } = await sellerRoom(base);
     // A request whose body never ends, and a WebSocket client that never answers the close frame.
@@ -374,6 +378,8 @@ describe('SIGTERM', () => {
     silentSocket.upgrade(`/ws?room=${roomName}`);
     await expect.poll(() => silentSocket.received(), { timeout: 10_000 }).toMatch(/^HTTP\/1\.1 101 /);
 
+    // 'close' comes once the output streams have ended: every line the server wrote is in output().
+    const outputRead = new Promise<void>((resolve) => server.proc.once('close', () => resolve()));
     const exited = exitOf(server);
     const signalledAt = performance.now();
     server.proc.kill('SIGTERM');
@@ -388,8 +394,11 @@ describe('SIGTERM', () => {
     // Both were told: the socket got its 1012 close frame; then the server cut both connections.
     expect(await silentSocket.outcome).toContain('Server restarting');
     expect(await stuckRequestEnd).toMatch(/ECONNRESET|socket hang up/);
+    // 1 from the drain's own cut, not from the backstop at the end of the grace.
     expect(exit.code).toBe(1);
-    expect(exit.at - signalledAt).toBeLessThan(graceMs + EXIT_MARGIN_MS);
+    await outputRead;
+    expect(server.output()).toContain('draining: connections still open at the deadline are cut');
+    expect(server.output()).not.toContain(BACKSTOP_LINE);
   }, 110_000);
 
   it('sent to the pid of `npm run serve` (what a supervisor signals) drains the server; the whole tree exits 0', async () => {
@@ -408,8 +417,9 @@ describe('SIGTERM', () => {
     const signalledAt = performance.now();
     server.proc.kill('SIGTERM');
     const exit = await exited;
+    // 0: drained and closed before the grace ran out (after it, the backstop exits 1).
     expect(exit.code).toBe(0);
-    expect(exit.at - signalledAt).toBeLessThan(GRACE_MS + EXIT_MARGIN_MS);
+    console.info('Drain figures (npm run serve):', { sigtermToExitMs: Math.round(exit.at - signalledAt) });
     // No orphan left serving: every process npm had started is gone (a shell in between used to
     // die with npm and leave node running, reparented to init, never told to stop).
     expect(tree.filter(isAlive)).toEqual([]);

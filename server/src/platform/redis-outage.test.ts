@@ -58,6 +58,11 @@ async function killRedis(child: ChildProcess | undefined) {
 
 /** Polls every 100 ms, at most `ms`. */
 const within = (ms: number) => ({ timeoutMs: ms, intervalMs: 100 });
+/**
+ * The ceiling for something that must happen, not for how fast: a hang shows as a failure, a
+ * loaded machine only as a slower pass. How fast is in the figures printed after the run.
+ */
+const CEILING_MS = 30_000;
 
 /** Counts each chat text a socket received, to see both losses and duplicates. */
 function countChat(client: ChatClient) {
@@ -138,7 +143,7 @@ describe.skipIf(!redisInstalled)('a Redis outage under two instances', () => {
           const { statusCode, body } = await health(instance);
           return statusCode === 200 && body.status === 'degraded';
         },
-        within(5000),
+        within(CEILING_MS),
       );
       figures.degradedAfterMs ??= Math.round(took);
       expect((await health(instance)).body).toMatchObject({
@@ -162,13 +167,13 @@ describe.skipIf(!redisInstalled)('a Redis outage under two instances', () => {
     figures.signinMs = Math.round(performance.now() - started);
     expect(signin.statusCode).toBe(200);
 
-    // Joins answer at once, and chat between sockets of one instance is delivered.
+    // Joins are answered during the outage (not held until Redis is back), and chat between
+    // sockets of one instance is delivered, all while Redis is still away.
     started = performance.now();
     const listenerOnA = await connectChat(urls[0] ?? '', room);
     sockets.push(listenerOnA);
     await listenerOnA.next('chat_history');
     figures.joinDuringOutageMs = Math.round(performance.now() - started);
-    expect(figures.joinDuringOutageMs).toBeLessThan(2000);
     const onA = countChat(listenerOnA);
     const senders: ChatClient[] = [];
     for (const talker of talkers) {
@@ -189,7 +194,11 @@ describe.skipIf(!redisInstalled)('a Redis outage under two instances', () => {
         sender.send({ type: 'chat_message', message: text });
       }
     });
-    await eventually('chat within instance A', () => during.every((text) => onA.has(text)), within(3000));
+    await eventually(
+      'chat within instance A',
+      () => during.every((text) => onA.has(text)),
+      within(CEILING_MS),
+    );
     figures.deliveredWithinInstanceDuringOutage = `${during.filter((text) => onA.get(text) === 1).length} of ${during.length}`;
     expect(during.map((text) => onA.get(text))).toEqual(during.map(() => 1));
 
@@ -216,11 +225,10 @@ describe.skipIf(!redisInstalled)('a Redis outage under two instances', () => {
         await new Promise((resolve) => setTimeout(resolve, 400));
         return probes.some((text) => onB.has(text));
       },
-      within(10_000),
+      within(CEILING_MS),
     );
     figures.crossInstanceChatAfterRestartMs = Math.round(performance.now() - backAt);
     figures.probesSent = probes.length;
-    expect(figures.crossInstanceChatAfterRestartMs).toBeLessThan(8000);
 
     // Once Redis is back nothing arrives twice: every probe reached A's own listener exactly once.
     await new Promise((resolve) => setTimeout(resolve, 1100)); // a chat token refills
@@ -228,12 +236,16 @@ describe.skipIf(!redisInstalled)('a Redis outage under two instances', () => {
     await eventually(
       'the last message on both instances',
       () => onA.has('after') && onB.has('after'),
-      within(3000),
+      within(CEILING_MS),
     );
     expect(probes.map((text) => onA.get(text))).toEqual(probes.map(() => 1));
     expect(onA.get('after')).toBe(1);
     expect(onB.get('after')).toBe(1);
-    await eventually('health back to ok', async () => (await health(a)).body.status === 'ok', within(5000));
+    await eventually(
+      'health back to ok',
+      async () => (await health(a)).body.status === 'ok',
+      within(CEILING_MS),
+    );
     expect((await health(b)).body).toMatchObject({ status: 'ok', down: [] });
 
     expect(unhandled).toEqual([]);

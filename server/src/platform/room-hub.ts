@@ -15,6 +15,11 @@ interface LocalRoom {
   sockets: Set<WebSocket>;
   /** Sockets in the room that are not viewers (the seller's own): delivered to, never counted. */
   uncounted: Set<WebSocket>;
+  /**
+   * Sockets that joined since the last count went out: they get the next count even when the
+   * total has not changed (the seller joining a room with one viewer, a viewer's quick reconnect).
+   */
+  awaitingCount: Set<WebSocket>;
   presence: Map<string, { count: number; at: number }>;
   lastSentCount: number;
   lastCountAt: number;
@@ -27,7 +32,7 @@ interface LocalRoom {
  * a message published on any instance reaches every viewer of the room. Each event is serialised
  * once and the same string is sent to every socket. Viewer counts add up every instance's own
  * count, exchanged on a presence channel; the seller's own sockets get the events and are not
- * counted.
+ * counted. Every socket that joins gets the room's count within a second, changed or not.
  */
 export class RoomHub {
   private readonly rooms = new Map<string, LocalRoom>();
@@ -53,6 +58,7 @@ export class RoomHub {
   ): Promise<void> {
     const room = await this.open(roomName);
     room.sockets.add(socket);
+    room.awaitingCount.add(socket);
     if (!counted) room.uncounted.add(socket);
     await this.announce(roomName);
   }
@@ -61,6 +67,7 @@ export class RoomHub {
     const room = this.rooms.get(roomName);
     if (!room?.sockets.delete(socket)) return;
     room.uncounted.delete(socket);
+    room.awaitingCount.delete(socket);
     await this.announce(roomName);
     if (room.sockets.size === 0) {
       clearTimeout(room.countTimer);
@@ -113,6 +120,7 @@ export class RoomHub {
     const room: LocalRoom = {
       sockets: new Set(),
       uncounted: new Set(),
+      awaitingCount: new Set(),
       presence: new Map(),
       lastSentCount: -1,
       lastCountAt: 0,
@@ -132,8 +140,8 @@ export class RoomHub {
     return room;
   }
 
-  private deliver(room: LocalRoom, payload: string) {
-    for (const socket of room.sockets) {
+  private deliver(room: LocalRoom, payload: string, sockets: Iterable<WebSocket> = room.sockets) {
+    for (const socket of sockets) {
       if (socket.readyState === socket.OPEN) socket.send(payload);
     }
   }
@@ -172,9 +180,12 @@ export class RoomHub {
       room.countTimer = undefined;
       room.lastCountAt = this.now();
       const total = this.total(room);
-      if (total === room.lastSentCount) return;
+      const message = JSON.stringify({ type: 'viewer_count', count: total } satisfies ServerMessage);
+      // An unchanged total goes only to the sockets that have not had one yet.
+      const to = total === room.lastSentCount ? room.awaitingCount : room.sockets;
       room.lastSentCount = total;
-      this.deliver(room, JSON.stringify({ type: 'viewer_count', count: total } satisfies ServerMessage));
+      this.deliver(room, message, [...to]);
+      room.awaitingCount.clear();
     }, wait);
     room.countTimer.unref();
   }

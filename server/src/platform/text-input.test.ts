@@ -116,7 +116,8 @@ describe('sign-up and sign-in', () => {
       url: '/api/auth/signin',
       payload: { handle: `${seller.handle}\u0000`, password: seller.password },
     });
-    expectRefused(response, 'handle', 'Handle');
+    // The field takes the handle or the email (issue 27 item 9).
+    expectRefused(response, 'handle', 'Handle or email');
   });
 });
 

@@ -6,6 +6,8 @@ import { freePort } from './ports.ts';
 export interface ReceivedMail {
   from: string;
   to: string;
+  /** The Reply-To header's text, '' when there is none. */
+  replyTo: string;
   subject: string;
   text: string;
   html: string;
@@ -67,6 +69,7 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
             received.push({
               from: parsed.from?.text ?? '',
               to: to?.value[0]?.address ?? '',
+              replyTo: parsed.replyTo?.text ?? '',
               subject: parsed.subject ?? '',
               text: parsed.text ?? '',
               html: typeof parsed.html === 'string' ? parsed.html : '',

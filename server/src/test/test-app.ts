@@ -62,7 +62,15 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     // Mail as .eml files in dataDir/outbox unless a test gives its SMTP server.
     smtpUrl: undefined,
     mailFrom: 'StreamShop <no-reply@localhost>',
+    contactEmail: 'no-reply@localhost',
     platformFeePercent: 0,
+    siteLinks: {
+      dropMode: undefined,
+      streamDisc: undefined,
+      streamshopLive: undefined,
+      newsletterForm: undefined,
+      pressKit: undefined,
+    },
     ...overrides,
   };
 }

@@ -1,12 +1,22 @@
 import type { User } from '@streamshop/contract/auth.ts';
-import { ExternalLink, LayoutDashboard, LogOut, Radio, Settings, ShoppingBag, Sparkles } from 'lucide-react';
+import {
+  Compass,
+  ExternalLink,
+  LayoutDashboard,
+  LogOut,
+  Radio,
+  Settings,
+  ShoppingBag,
+  Sparkles,
+} from 'lucide-react';
 import { type ReactNode, useRef } from 'react';
 import { NavLink } from 'react-router';
 import { Button } from '../components/ui/button.tsx';
 import { SheetContent, SheetDescription, SheetTitle } from '../components/ui/sheet.tsx';
 import { LOGOUT_NAVIGATION_URL } from '../lib/api/auth.ts';
+import { useSiteLinks } from '../lib/api/site-links.ts';
 import { cn } from '../lib/cn.ts';
-import { PRODUCT_SITES } from './external-links.ts';
+import { productSites } from './external-links.ts';
 import { Logo } from './logo.tsx';
 import { SearchForm } from './search-form.tsx';
 
@@ -24,11 +34,14 @@ function DrawerLink({
   to,
   onNavigate,
   testId,
+  showsActive = true,
   children,
 }: {
   to: string;
   onNavigate: () => void;
   testId?: string;
+  /** False for a link to a part of a page (its path alone would look current there). */
+  showsActive?: boolean;
   children: ReactNode;
 }) {
   return (
@@ -40,7 +53,7 @@ function DrawerLink({
       className={({ isActive }) =>
         cn(
           'flex items-center gap-3 rounded-md px-3 py-2 text-sm transition-colors hover:bg-accent',
-          isActive ? 'bg-accent font-medium text-foreground' : 'text-muted-foreground',
+          isActive && showsActive ? 'bg-accent font-medium text-foreground' : 'text-muted-foreground',
         )
       }
     >
@@ -52,6 +65,8 @@ function DrawerLink({
 /** The left drawer opened by the hamburger (spec section 2, "Navigation bar and drawer"). */
 export function AppDrawer({ user, onClose }: { user: User | null; onClose: () => void }) {
   const contentRef = useRef<HTMLDivElement>(null);
+  // Only the sites whose address the operator has set (DROP_MODE_URL, STREAM_DISC_URL).
+  const sites = productSites(useSiteLinks());
   return (
     <SheetContent
       ref={contentRef}
@@ -73,7 +88,20 @@ export function AppDrawer({ user, onClose }: { user: User | null; onClose: () =>
 
       <SearchForm testId="drawer-search" onSearched={onClose} />
 
-      <nav aria-label="Account" className="grid gap-1">
+      <nav aria-label="Shop" className="grid gap-1">
+        <DrawerLink to="/explore" onNavigate={onClose} testId="drawer-explore">
+          <Compass className="size-4" aria-hidden="true" />
+          Explore
+        </DrawerLink>
+        <DrawerLink to="/explore#live" onNavigate={onClose} testId="drawer-live" showsActive={false}>
+          <span className="flex size-4 items-center justify-center" aria-hidden="true">
+            <span className="size-2 rounded-full bg-live" />
+          </span>
+          Live now
+        </DrawerLink>
+      </nav>
+
+      <nav aria-label="Account" className="grid gap-1 border-border border-t pt-4">
         {user ? (
           <>
             <DrawerLink to="/dashboard" onNavigate={onClose} testId="drawer-dashboard">
@@ -112,30 +140,32 @@ export function AppDrawer({ user, onClose }: { user: User | null; onClose: () =>
         ))}
       </nav>
 
-      <div className="grid gap-2 border-border border-t pt-4">
-        <p className="px-3 text-muted-foreground text-xs uppercase tracking-wide">Our products</p>
-        <ul className="flex flex-wrap gap-2 px-3">
-          {PRODUCT_SITES.map((site) => (
-            <li key={site.name}>
-              <a
-                href={site.href}
-                target="_blank"
-                rel="noopener noreferrer"
-                className="inline-flex items-center gap-2 rounded-md border border-border px-2 py-1.5 text-sm hover:bg-accent"
-              >
-                <span
-                  aria-hidden="true"
-                  className="flex size-6 items-center justify-center rounded bg-gradient-to-br from-purple-500 to-pink-500 font-bold text-[10px] text-white"
+      {sites.length > 0 ? (
+        <div className="grid gap-2 border-border border-t pt-4" data-testid="drawer-products">
+          <p className="px-3 text-muted-foreground text-xs uppercase tracking-wide">Our products</p>
+          <ul className="flex flex-wrap gap-2 px-3">
+            {sites.map((site) => (
+              <li key={site.name}>
+                <a
+                  href={site.href}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  className="inline-flex items-center gap-2 rounded-md border border-border px-2 py-1.5 text-sm hover:bg-accent"
                 >
-                  {site.mark}
-                </span>
-                {site.name}
-                <ExternalLink className="size-3 text-muted-foreground" aria-hidden="true" />
-              </a>
-            </li>
-          ))}
-        </ul>
-      </div>
+                  <span
+                    aria-hidden="true"
+                    className="flex size-6 items-center justify-center rounded bg-gradient-to-br from-purple-500 to-pink-500 font-bold text-[10px] text-white"
+                  >
+                    {site.mark}
+                  </span>
+                  {site.name}
+                  <ExternalLink className="size-3 text-muted-foreground" aria-hidden="true" />
+                </a>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
 
       {user ? (
         <div className="mt-auto border-border border-t pt-4">

@@ -1,10 +1,10 @@
-/**
- * External product sites. The spec names the links (Drop Mode, product logos) but not their
- * addresses, so these are placeholders on the reserved .example domain until the real ones are known.
- */
-export const DROP_MODE_URL = 'https://dropmode.example/';
+import type { SiteLinks } from '@streamshop/contract/site.ts';
 
-export const PRODUCT_SITES = [
-  { name: 'Drop Mode', href: DROP_MODE_URL, mark: 'DM' },
-  { name: 'Stream Disc', href: 'https://streamdisc.example/', mark: 'SD' },
-] as const;
+/** The operator's product sites the drawer shows as logos: only those whose address is set. */
+export function productSites(links: SiteLinks): Array<{ name: string; href: string; mark: string }> {
+  const sites = [
+    { name: 'Drop Mode', href: links.dropMode, mark: 'DM' },
+    { name: 'Stream Disc', href: links.streamDisc, mark: 'SD' },
+  ];
+  return sites.flatMap((site) => (site.href ? [{ ...site, href: site.href }] : []));
+}

@@ -1,8 +1,14 @@
 import { Link } from 'react-router';
 import { Logo } from './logo.tsx';
 
-/** Help Center, Contact Us, Privacy Policy and Terms of Service are placeholders for now. */
-const placeholderLinks = ['Help Center', 'Contact Us', 'Privacy Policy', 'Terms of Service'];
+/** The footer's pages (spec section 2); the words of the last four: features/site/content.ts. */
+const footerLinks = [
+  { to: '/blog', label: 'Blog' },
+  { to: '/help', label: 'Help Center' },
+  { to: '/contact', label: 'Contact Us' },
+  { to: '/privacy', label: 'Privacy Policy' },
+  { to: '/terms', label: 'Terms of Service' },
+] as const;
 
 export function Footer() {
   return (
@@ -11,16 +17,11 @@ export function Footer() {
         <Logo className="text-base" />
         <nav aria-label="Footer">
           <ul className="flex flex-wrap gap-x-6 gap-y-2 text-muted-foreground text-sm">
-            <li>
-              <Link to="/blog" className="hover:text-foreground hover:underline">
-                Blog
-              </Link>
-            </li>
-            {placeholderLinks.map((label) => (
-              <li key={label}>
-                <span aria-disabled="true" title="Coming soon" className="cursor-default">
-                  {label}
-                </span>
+            {footerLinks.map((link) => (
+              <li key={link.to}>
+                <Link to={link.to} className="hover:text-foreground hover:underline">
+                  {link.label}
+                </Link>
               </li>
             ))}
           </ul>

@@ -17,6 +17,7 @@ const marketplace = async () => ({
   Component: (await import('../features/catalog/marketplace-page.tsx')).MarketplacePage,
 });
 const streamDiscPages = () => import('../features/marketing/stream-disc-page.tsx');
+const sitePages = () => import('../features/site/site-pages.tsx');
 
 /** Every route of spec section 2's route table. */
 export const routes: RouteObject[] = [
@@ -105,6 +106,15 @@ export const routes: RouteObject[] = [
           Component: (await import('../features/marketing/social-page.tsx')).SocialPage,
         }),
       },
+      { path: 'help', lazy: async () => ({ Component: (await sitePages()).HelpPage }) },
+      { path: 'privacy', lazy: async () => ({ Component: (await sitePages()).PrivacyPage }) },
+      { path: 'terms', lazy: async () => ({ Component: (await sitePages()).TermsPage }) },
+      {
+        path: 'contact',
+        lazy: async () => ({
+          Component: (await import('../features/site/contact-page.tsx')).ContactPage,
+        }),
+      },
       {
         path: 'stream-disc',
         lazy: async () => ({ Component: (await streamDiscPages()).StreamDiscLandingPage }),
@@ -158,6 +168,12 @@ export const routes: RouteObject[] = [
         path: 's/:handle',
         lazy: async () => ({
           Component: (await import('../features/storefront/storefront-page.tsx')).StorefrontPage,
+        }),
+      },
+      {
+        path: 'products/:id',
+        lazy: async () => ({
+          Component: (await import('../features/product/product-page.tsx')).ProductPage,
         }),
       },
       {

@@ -1,3 +1,4 @@
+import { carrierName } from '@streamshop/contract/carriers.ts';
 import { ORDER_STATUSES, type OrderStatus } from '@streamshop/contract/catalog.ts';
 import type { OrderAddress, OrderDetail } from '@streamshop/contract/orders.ts';
 import { addressLines } from '@streamshop/contract/shipping.ts';
@@ -113,9 +114,11 @@ export function AddressBlock({ address, className }: { address: OrderAddress; cl
 /** The carrier and number, linked to the carrier's tracking page when we know it. */
 export function Tracking({ order }: { order: OrderDetail }) {
   if (!order.carrier || !order.trackingNumber) return null;
+  // 'usps' reads 'USPS'; a carrier typed before the list shows as it was typed.
+  const carrier = carrierName(order.carrier);
   return (
     <p className="text-sm" data-testid="order-tracking">
-      {order.carrier}{' '}
+      <span data-testid="order-carrier">{carrier}</span>{' '}
       {order.trackingUrl ? (
         <a
           href={order.trackingUrl}
@@ -126,7 +129,7 @@ export function Tracking({ order }: { order: OrderDetail }) {
         >
           {order.trackingNumber}
           <ExternalLink className="size-3" aria-hidden="true" />
-          <span className="sr-only">(track with {order.carrier})</span>
+          <span className="sr-only">(track with {carrier})</span>
         </a>
       ) : (
         <span className="font-mono">{order.trackingNumber}</span>

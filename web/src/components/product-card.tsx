@@ -3,7 +3,9 @@ import { formatCents } from '@streamshop/contract/money.ts';
 import { ImageOff } from 'lucide-react';
 import { Link } from 'react-router';
 import { useSellerTakesOrders } from '../lib/api/payments.ts';
+import { buyNowPath } from '../lib/buy-now-path.ts';
 import { NOT_TAKING_ORDERS } from '../lib/not-taking-orders.ts';
+import { useAuth } from '../lib/session/use-auth.ts';
 import { ShippingNote } from './shipping-note.tsx';
 import { Badge } from './ui/badge.tsx';
 import { Button, buttonClasses } from './ui/button.tsx';
@@ -16,11 +18,15 @@ export const CARD_IMAGE_SIZE = 400;
 /** White on this red passes WCAG AA contrast for the small badge text (the theme's live red does not). */
 export const LIVE_BADGE_CLASS = 'bg-red-600';
 
-/** A product in the grid: image, badges, title, seller, description, price (and shipping) and Buy Now. */
+/**
+ * A product in the grid: image, badges, title, seller, description, price (and shipping) and Buy
+ * Now. The image and the title lead to the product page; Buy Now to the checkout (through sign-in
+ * for a visitor who is signed out).
+ */
 export function ProductCard({ product, showSeller = true }: { product: Product; showSeller?: boolean }) {
   const takesOrders = useSellerTakesOrders(product.seller.onboarded);
-  // The checkout page shows the product whole: the image and the title lead there as Buy Now does.
-  const checkoutPath = product.stock > 0 && takesOrders ? `/checkout/${product.id}` : undefined;
+  const { user } = useAuth();
+  const productPath = `/products/${product.id}`;
   const picture = product.imageUrl ? (
     <img
       src={product.imageUrl}
@@ -40,20 +46,16 @@ export function ProductCard({ product, showSeller = true }: { product: Product; 
   return (
     <Card className="flex flex-col overflow-hidden" data-testid="product-card">
       <div className="relative aspect-square bg-muted">
-        {checkoutPath ? (
-          // One stop for keyboards and screen readers: the title's link below says the same.
-          <Link
-            to={checkoutPath}
-            tabIndex={-1}
-            aria-hidden="true"
-            className="block size-full"
-            data-testid="product-image-link"
-          >
-            {picture}
-          </Link>
-        ) : (
-          picture
-        )}
+        {/* One stop for keyboards and screen readers: the title's link below says the same. */}
+        <Link
+          to={productPath}
+          tabIndex={-1}
+          aria-hidden="true"
+          className="block size-full"
+          data-testid="product-image-link"
+        >
+          {picture}
+        </Link>
         <div className="absolute top-2 left-2 flex flex-wrap gap-1">
           <Badge variant="secondary" data-testid="product-condition">
             {product.condition.toUpperCase()}
@@ -81,13 +83,9 @@ export function ProductCard({ product, showSeller = true }: { product: Product; 
       </div>
       <div className="flex flex-1 flex-col gap-1.5 p-4">
         <h3 className="line-clamp-2 font-semibold leading-snug" data-testid="product-title">
-          {checkoutPath ? (
-            <Link to={checkoutPath} className="underline-offset-2 hover:underline">
-              {product.title}
-            </Link>
-          ) : (
-            product.title
-          )}
+          <Link to={productPath} className="underline-offset-2 hover:underline">
+            {product.title}
+          </Link>
         </h3>
         {showSeller ? (
           <p className="text-muted-foreground text-xs">
@@ -124,7 +122,7 @@ export function ProductCard({ product, showSeller = true }: { product: Product; 
             </Button>
           ) : (
             <Link
-              to={`/checkout/${product.id}`}
+              to={buyNowPath(product.id, user !== null)}
               className={buttonClasses({ size: 'sm' })}
               data-testid="buy-now"
             >

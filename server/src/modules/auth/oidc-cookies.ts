@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { sign, unsign } from '@fastify/cookie';
 import { OIDC_PROVIDERS, type OidcProvider } from '@streamshop/contract/auth.ts';
+import { RETURN_PATH_MAX_LENGTH } from '@streamshop/contract/return-path.ts';
 import { z } from 'zod';
 
 /**
@@ -21,6 +22,8 @@ export interface PendingFlow {
   codeVerifier: string;
   /** Epoch milliseconds. */
   expiresAt: number;
+  /** Where to go once signed in (a same-site path, checked again before it is followed). */
+  next?: string;
 }
 
 const pendingFlowSchema = z.object({
@@ -29,6 +32,7 @@ const pendingFlowSchema = z.object({
   nonce: z.string().min(1).max(200),
   codeVerifier: z.string().min(43).max(128),
   expiresAt: z.number(),
+  next: z.string().max(RETURN_PATH_MAX_LENGTH).optional(),
 });
 
 /** A key of its own for each cookie, derived from the session secret and the cookie's purpose. */

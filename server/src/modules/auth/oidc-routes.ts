@@ -13,6 +13,12 @@ import {
   userSchema,
 } from '@streamshop/contract/auth.ts';
 import { errorBodySchema } from '@streamshop/contract/errors.ts';
+import {
+  DEFAULT_RETURN_PATH,
+  RETURN_PATH_PARAM,
+  safeReturnPath,
+  withReturnPath,
+} from '@streamshop/contract/return-path.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -48,7 +54,9 @@ export const LINK_COOKIE = 'oidc_link';
 /**
  * External sign-in (spec sections 2 and 7): the sign-in page navigates to /api/auth/{provider};
  * the provider sends the browser back to /api/auth/{provider}/callback, which signs the user in
- * and goes to /dashboard, or to /signin?error=<code> when anything fails. An identity whose
+ * and goes to /dashboard, or to /signin?error=<code> when anything fails. A same-site `?next=`
+ * on the first request (a signed-out Buy Now) rides in the flow cookie and replaces /dashboard,
+ * and is passed on to the link page and to /signin on failure; any other value is dropped. An identity whose
  * verified email belongs to an account it is not linked to goes to the link page instead
  * (LINK_ACCOUNT_PATH), which completes the link with that account's password: /api/auth/link.
  * The pages show a button only for the providers EXTERNAL_PROVIDERS_URL lists (those configured).
@@ -97,21 +105,26 @@ export const oidcRoutes: FastifyPluginAsyncZod<{ db: Db; config: Config; limiter
 
     app.get(`/api/auth/${provider}`, async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      if (!clients.isConfigured(provider)) return notConfigured(request, reply, provider);
+      const next = requestedReturnPath(request);
+      if (!clients.isConfigured(provider)) return notConfigured(request, reply, provider, next);
       try {
         const { url, flow } = await clients.start(provider);
-        reply.setCookie(cookieName, sealFlow(cookieKey, flow), { ...cookieOptions, maxAge: FLOW_TTL_SEC });
+        reply.setCookie(cookieName, sealFlow(cookieKey, next ? { ...flow, next } : flow), {
+          ...cookieOptions,
+          maxAge: FLOW_TTL_SEC,
+        });
         return reply.redirect(url.href, 302);
       } catch (error) {
         logFailure(request, provider, error);
-        return reply.redirect('/signin?error=provider_unavailable', 302);
+        return reply.redirect(signinErrorPath('provider_unavailable', next), 302);
       }
     });
 
     app.get(`/api/auth/${provider}/callback`, async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      if (!clients.isConfigured(provider)) return notConfigured(request, reply, provider);
       const flow = openFlow(cookieKey, request.cookies[cookieName], provider);
+      const next = safeReturnPath(flow?.next);
+      if (!clients.isConfigured(provider)) return notConfigured(request, reply, provider, next);
       // One use only, whatever happens next.
       reply.clearCookie(cookieName, cookieOptions);
       const queryAt = request.url.indexOf('?');
@@ -126,16 +139,16 @@ export const oidcRoutes: FastifyPluginAsyncZod<{ db: Db; config: Config; limiter
             maxAge: LINK_TTL_SEC,
           });
           request.log.info({ provider }, 'OpenID Connect sign-in waits to be linked to an existing account');
-          return reply.redirect(LINK_ACCOUNT_PATH, 302);
+          return reply.redirect(withReturnPath(LINK_ACCOUNT_PATH, next), 302);
         }
         const { user } = outcome;
         await completePendingLinkBy(request, reply, user);
         await app.sessions.start(reply, user.id, request.sessionIdHash);
         request.log.info({ provider, userId: user.id }, 'signed in with OpenID Connect');
-        return reply.redirect('/dashboard', 302);
+        return reply.redirect(next ?? DEFAULT_RETURN_PATH, 302);
       } catch (error) {
         const code = logFailure(request, provider, error);
-        return reply.redirect(`/signin?error=${code}`, 302);
+        return reply.redirect(signinErrorPath(code, next), 302);
       }
     });
   }
@@ -267,7 +280,23 @@ function logFailure(request: FastifyRequest, provider: OidcProvider, error: unkn
  * A stale bookmark, or a page from before the provider was removed: the sign-in page says the
  * provider is not offered here, as it explains every other failed external sign-in.
  */
-function notConfigured(request: FastifyRequest, reply: FastifyReply, provider: OidcProvider) {
+function notConfigured(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  provider: OidcProvider,
+  next: string | undefined,
+) {
   request.log.info({ provider }, 'external sign-in with a provider that is not configured');
-  return reply.redirect(`/signin?error=${provider}_not_configured`, 302);
+  return reply.redirect(signinErrorPath(`${provider}_not_configured`, next), 302);
+}
+
+/** The sign-in page saying why, still holding where the user was going. */
+function signinErrorPath(code: string, next: string | undefined): string {
+  return `/signin?${new URLSearchParams(next ? { error: code, [RETURN_PATH_PARAM]: next } : { error: code })}`;
+}
+
+/** `?next=` of the request that starts a sign-in, when it is a same-site path (else dropped). */
+function requestedReturnPath(request: FastifyRequest): string | undefined {
+  const value = (request.query as Record<string, unknown> | undefined)?.[RETURN_PATH_PARAM];
+  return typeof value === 'string' ? safeReturnPath(value) : undefined;
 }

@@ -177,8 +177,9 @@ async function atProvider(
   throw new Error('the provider never redirected back');
 }
 
-async function startSignIn(provider: Provider = 'google', app: TestApp = t) {
-  const response = await app.app.inject({ method: 'GET', url: `/api/auth/${provider}` });
+async function startSignIn(provider: Provider = 'google', app: TestApp = t, next?: string) {
+  const query = next === undefined ? '' : `?${new URLSearchParams({ next })}`;
+  const response = await app.app.inject({ method: 'GET', url: `/api/auth/${provider}${query}` });
   expect(response.statusCode).toBe(302);
   const cookie = response.cookies.find((c) => c.name === `oidc_${provider}`);
   if (!cookie) throw new Error('no flow cookie');
@@ -197,10 +198,12 @@ async function signInAs(
     provider?: Provider;
     app?: TestApp;
     cookies?: Record<string, string>;
+    /** The sign-in's `?next=`. */
+    next?: string;
   } = {},
 ) {
   const { provider = 'google', app = t, cookies = {} } = options;
-  const { location, cookie } = await startSignIn(provider, app);
+  const { location, cookie } = await startSignIn(provider, app, options.next);
   const back = await atProvider(location, { login, jar: options.jar, abort: options.abort });
   expect(back.startsWith(`/api/auth/${provider}/callback?`)).toBe(true);
   lastCallback = back;
@@ -423,6 +426,50 @@ describe('the full sign-in against a real provider', () => {
     expect(first.headers.location).toBe('/dashboard');
     const replay = await t.app.inject({ method: 'GET', url: back, cookies: { [FLOW_COOKIE]: cookie.value } });
     expect(signinError(replay)).toBe('token_exchange_failed');
+  });
+});
+
+describe('returning to ?next= after an external sign-in', () => {
+  const checkout = '/checkout/6f1c1f5e-2a4b-4c3d-9e8f-0123456789ab';
+
+  it('keeps a same-site next in the signed flow cookie and lands there once signed in', async () => {
+    accounts.set('nina-sub', { email: 'nina-returns@example.com', email_verified: true, name: 'Nina N' });
+    const { cookie } = await startSignIn('google', t, checkout);
+    expect(openFlow(flowCookieKey(t.config.sessionSecret), cookie.value, 'google')?.next).toBe(checkout);
+    const response = await signInAs('nina-sub', { next: checkout });
+    expect(response.statusCode).toBe(302);
+    expect(response.headers.location).toBe(checkout);
+    expect(response.cookies.find((c) => c.name === 'sid')?.value).toBeTruthy();
+  });
+
+  it.each([
+    '//evil.example',
+    '/\\evil.example',
+    'https://evil.example/checkout/1',
+    'javascript:alert(1)',
+    '/%2F%2Fevil.example',
+    '/\t/evil.example',
+  ])('drops the off-site next %j: the flow keeps none and the callback goes to /dashboard', async (next) => {
+    const { cookie } = await startSignIn('google', t, next);
+    expect(openFlow(flowCookieKey(t.config.sessionSecret), cookie.value, 'google')?.next).toBeUndefined();
+    expect((await signInAs('nina-sub', { next })).headers.location).toBe('/dashboard');
+  });
+
+  it('passes next on to /signin when the sign-in fails, and to the link page', async () => {
+    const failed = await signInAs('nina-sub', { next: checkout, abort: true });
+    expect(signinError(failed)).toBe('access_denied');
+    expect(new URL(String(failed.headers.location), PUBLIC_URL).searchParams.get('next')).toBe(checkout);
+
+    await signUpVerified(t.app, { email: 'olga-returns@example.com', password: 'olga-password-1' });
+    accounts.set('olga-returns-sub', {
+      email: 'olga-returns@example.com',
+      email_verified: true,
+      name: 'Olga O',
+    });
+    const toLink = await signInAs('olga-returns-sub', { next: checkout });
+    expect(toLink.statusCode).toBe(302);
+    expect(toLink.headers.location).toBe(`/link-account?${new URLSearchParams({ next: checkout })}`);
+    expect(toLink.cookies.find((c) => c.name === 'sid')).toBeUndefined();
   });
 });
 

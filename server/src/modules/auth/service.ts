@@ -1,15 +1,16 @@
-import type {
-  SigninBody,
-  SignupBody,
-  signinBodySchema,
-  signupBodySchema,
+import {
+  isEmailIdentifier,
+  type SigninBody,
+  type SignupBody,
+  type signinBodySchema,
+  type signupBodySchema,
 } from '@streamshop/contract/auth.ts';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { AppError, conflict, tooManyRequests } from '../../platform/errors.ts';
 import { hashPassword, verifyPassword } from '../../platform/password.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
-import { findUserByHandle, insertUser, type UserRow, uniqueViolation } from './repo.ts';
+import { findUserByEmail, findUserByHandle, insertUser, type UserRow, uniqueViolation } from './repo.ts';
 import { type AccountMail, queueVerification } from './verification.ts';
 
 export type SignupInput = z.output<typeof signupBodySchema>;
@@ -36,8 +37,8 @@ export type { SigninBody, SignupBody };
 export { findUserByHandle };
 
 /**
- * Failed sign-ins allowed per window: per handle from one client address, and per address over
- * all handles. Only failures count and the handle's limit is per address, so nobody can lock an
+ * Failed sign-ins allowed per window: per account (by handle or email alike) from one client
+ * address, and per address over all accounts. Only failures count and the handle's limit is per address, so nobody can lock an
  * owner out from elsewhere, and a correct password from an address that has not failed always
  * gets in. The cost: guessers spread over many addresses get 10 tries each per handle per window
  * (argon2id and the password rules keep that slow; a proxy/CDN's bot defence is the next layer).
@@ -84,22 +85,31 @@ export async function signUp(
   }
 }
 
+/** The account a sign-in names: by its email when the identifier holds an @, else by its handle. */
+function findSigninAccount(db: Db, identifier: string): Promise<UserRow | undefined> {
+  // Emails are stored lower-case and the identifier arrives lower-cased (signinBodySchema).
+  return isEmailIdentifier(identifier) ? findUserByEmail(db, identifier) : findUserByHandle(db, identifier);
+}
+
 /**
  * The attempt is counted as a failure before the password is checked, and given back when it is
- * right: sign-ins sent all at once are never all checked (at most the limit are).
+ * right: sign-ins sent all at once are never all checked (at most the limit are). An account's
+ * failures are counted on its id, so its handle and its email share one count; an identifier
+ * that names no account is counted on itself (and answered like a wrong password).
  */
 export async function signIn(db: Db, limiter: RateLimiter, input: SigninInput, ip: string): Promise<UserRow> {
+  const found = await findSigninAccount(db, input.handle);
+  const account = found ? `account:${found.id}` : `unknown:${input.handle}`;
   const attempt = await limiter.reserve(
     [
       { key: `signin:fail:ip:${ip}`, limit: SIGNIN_LIMITS.perIp },
-      { key: `signin:fail:handle:${input.handle}:ip:${ip}`, limit: SIGNIN_LIMITS.perHandle },
+      { key: `signin:fail:${account}:ip:${ip}`, limit: SIGNIN_LIMITS.perHandle },
     ],
     SIGNIN_LIMITS.windowSec,
   );
   if (!attempt.allowed) throw tooManyRequests(attempt.retryAfterSec);
   let user: UserRow | undefined;
   try {
-    const found = await findUserByHandle(db, input.handle);
     if (await verifyPassword(found?.passwordHash ?? null, input.password)) user = found;
   } catch (error) {
     await attempt.release(); // our failure, not a wrong password

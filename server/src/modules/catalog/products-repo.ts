@@ -23,6 +23,14 @@ async function selectOne(db: Db, id: string): Promise<ProductRow | undefined> {
 
 export const findProduct = selectOne;
 
+/** The product while it is in the catalogue (a retired seller's product is unlisted). */
+export async function findListedProduct(db: Db, id: string): Promise<ProductRow | undefined> {
+  const result = await db.execute<ProductRow>(sql`
+    select ${PRODUCT_COLUMNS} from products p join users u on u.id = p.seller_id
+    where p.id = ${id} and p.unlisted_at is null`);
+  return result.rows[0];
+}
+
 export async function insertProduct(db: Db, sellerId: string, v: ProductValues): Promise<ProductRow> {
   const inserted = await db.execute<{ id: string }>(sql`
     insert into products (seller_id, title, description, price_cents, condition, category_id, image_url, stock,

@@ -4,6 +4,7 @@ import {
   facetsResponseSchema,
   productBodySchema,
   productIdParamsSchema,
+  productPageSchema,
   productSchema,
 } from '@streamshop/contract/catalog.ts';
 import { errorBodySchema } from '@streamshop/contract/errors.ts';
@@ -20,6 +21,7 @@ import {
   facets,
   getProduct,
   listSellerProducts,
+  productPage,
   updateProduct,
 } from './service.ts';
 
@@ -62,6 +64,13 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db; publicUrl: string }>
     '/api/products/:id',
     { schema: { params: productIdParamsSchema, response: { 200: productSchema, ...errors } } },
     async (request) => getProduct(db, request.params.id),
+  );
+
+  // The public product page (/products/:id): the product, its seller, and the shows it is in.
+  app.get(
+    '/api/products/:id/page',
+    { schema: { params: productIdParamsSchema, response: { 200: productPageSchema, ...errors } } },
+    async (request) => productPage(db, request.params.id),
   );
 
   app.post(

@@ -31,6 +31,7 @@ import {
 
 export { uploadKeyOf } from './image-upload.ts';
 export { assertOwnUpload, NOT_YOUR_UPLOAD } from './image-url.ts';
+export { findProductPage, productPage } from './product-page.ts';
 export { releaseUploadsOf } from './uploads-repo.ts';
 
 export type ExploreQuery = z.output<typeof exploreQuerySchema>;

@@ -187,6 +187,27 @@ describe('chat on /ws?room=', () => {
     expect(stream.viewCount).toBe(1);
   });
 
+  it('tells the seller who joins after a viewer the count the viewer sees', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/rooms',
+      headers: { cookie: owner.cookie },
+      payload: { title: 'Seller joins late' },
+    });
+    const lateRoom = created.json().roomName;
+    const viewerSocket = await connect(lateRoom);
+    await viewerSocket.next('viewer_count', (m) => m.count === 1);
+    // The seller's joining leaves the total at 1: it must reach the seller all the same.
+    const seller = await connect(lateRoom, owner.cookie);
+    expect((await seller.next('viewer_count')).count).toBe(1);
+    // And a viewer who comes back at once (1 -> 0 -> 1 within a second) is told it too.
+    viewerSocket.socket.close();
+    const back = await connect(lateRoom);
+    expect((await back.next('viewer_count')).count).toBe(1);
+    seller.socket.close();
+    back.socket.close();
+  });
+
   it('sends viewer counts at most about once a second, with the latest total', async () => {
     const created = await t.app.inject({
       method: 'POST',

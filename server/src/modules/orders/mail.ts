@@ -1,5 +1,6 @@
+import { carrierCode, carrierName, trackingUrl } from '@streamshop/contract/carriers.ts';
 import { formatCents } from '@streamshop/contract/money.ts';
-import { AUTO_DELIVERY_DAYS, type OrderAddress, trackingUrl } from '@streamshop/contract/orders.ts';
+import { AUTO_DELIVERY_DAYS, type OrderAddress } from '@streamshop/contract/orders.ts';
 import { addressLines } from '@streamshop/contract/shipping.ts';
 import type { MailBody } from '../../platform/mail/render.ts';
 
@@ -71,12 +72,14 @@ export function orderShippedMail(
   facts: OrderMailFacts & { carrier: string; trackingNumber: string },
 ): MailBody {
   const link = trackingUrl(facts.carrier, facts.trackingNumber);
+  // 'Other' names no carrier: the sentence goes without one.
+  const carrier = carrierCode(facts.carrier) === 'other' ? null : carrierName(facts.carrier);
   return {
     subject: `Your order ${facts.reference} has shipped`,
     heading: `${facts.title} is on its way`,
     paragraphs: [
-      `@${facts.sellerHandle} shipped your order with ${facts.carrier}, tracking number ${facts.trackingNumber}.`,
-      ...(link ? [`Track it with ${facts.carrier}: ${link}`] : []),
+      `@${facts.sellerHandle} shipped your order${carrier ? ` with ${carrier}` : ''}, tracking number ${facts.trackingNumber}.`,
+      ...(link ? [`Track it with ${carrier}: ${link}`] : []),
       `Mark it delivered on your orders page when it arrives; it counts as delivered by itself ${AUTO_DELIVERY_DAYS} days after shipping.`,
     ],
     action: purchases(publicUrl),

@@ -43,7 +43,7 @@ const post = (url: string, cookie: string, payload?: object) =>
 const ship = (
   orderId: string,
   cookie: string,
-  payload: object = { carrier: 'UPS', trackingNumber: '1Z999AA10123456784' },
+  payload: object = { carrier: 'ups', trackingNumber: '1Z999AA10123456784' },
 ) => post(`/api/orders/${orderId}/ship`, cookie, payload);
 const act = (orderId: string, action: 'deliver' | 'refund' | 'cancel', cookie: string) =>
   post(`/api/orders/${orderId}/${action}`, cookie);
@@ -124,7 +124,7 @@ describe('the order’s messages', () => {
   it('tells the buyer the carrier and tracking when it ships, and the refund', async () => {
     const buyer = await signUp(t.app);
     const { order } = await buy(buyer);
-    await ship(order.id, seller.cookie, { carrier: 'USPS', trackingNumber: '9400 1000 0000 0000 0000 00' });
+    await ship(order.id, seller.cookie, { carrier: 'usps', trackingNumber: '9400 1000 0000 0000 0000 00' });
     const shipped = await mailTo(buyer.email, /has shipped$/);
     expect(shipped.text).toContain('with USPS, tracking number 9400 1000 0000 0000 0000 00');
     expect(shipped.text).toContain(
@@ -268,13 +268,13 @@ describe('POST /api/orders/:id/ship', () => {
     const buyer = await signUp(t.app);
     const { order } = await buy(buyer);
     const shipped = await ship(order.id, seller.cookie, {
-      carrier: 'UPS',
+      carrier: 'ups',
       trackingNumber: '1Z999AA10123456784',
     });
     expect(shipped.statusCode, shipped.body).toBe(200);
     expect(shipped.json()).toMatchObject({
       status: 'shipped',
-      carrier: 'UPS',
+      carrier: 'ups',
       trackingNumber: '1Z999AA10123456784',
       trackingUrl: 'https://www.ups.com/track?tracknum=1Z999AA10123456784',
     });
@@ -293,7 +293,7 @@ describe('POST /api/orders/:id/ship', () => {
     const missing = await ship(order.id, seller.cookie, {});
     expect(missing.statusCode).toBe(400);
     expect(Object.keys(missing.json().fields).sort()).toEqual(['carrier', 'trackingNumber']);
-    const bad = await ship(order.id, seller.cookie, { carrier: 'UPS', trackingNumber: '<script>' });
+    const bad = await ship(order.id, seller.cookie, { carrier: 'ups', trackingNumber: '<script>' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().fields.trackingNumber).toMatch(/letters, digits/);
     const malformedId = await ship('not-an-id', seller.cookie);

@@ -1,3 +1,4 @@
+import { trackingUrl } from '@streamshop/contract/carriers.ts';
 import type { Order } from '@streamshop/contract/catalog.ts';
 import {
   AUTO_DELIVERY_DAYS,
@@ -9,7 +10,6 @@ import {
   type OrdersPage,
   orderAddressSchema,
   type ShipOrderBody,
-  trackingUrl,
 } from '@streamshop/contract/orders.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client.ts';

@@ -15,7 +15,7 @@ import type { FastifyReply } from 'fastify';
 import { escapeHtml } from './escape.ts';
 
 /** One head element as HTML, every value escaped. */
-function renderTag(tag: HeadTag): string {
+export function renderTag(tag: HeadTag): string {
   switch (tag.kind) {
     case 'title':
       return `<title>${escapeHtml(tag.text)}</title>`;
@@ -31,19 +31,24 @@ const TITLE = /<title>[\s\S]*?<\/title>/i;
 const REPLACED = [
   /[ \t]*<meta\s+name=["']description["'][^>]*>[ \t]*\r?\n?/gi,
   /[ \t]*<link\s+rel=["']canonical["'][^>]*>[ \t]*\r?\n?/gi,
-  /[ \t]*<meta\s+(?:property|name)=["'](?:og|twitter):[^"']*["'][^>]*>[ \t]*\r?\n?/gi,
+  /[ \t]*<meta\s+(?:property|name)=["'](?:og|twitter|product):[^"']*["'][^>]*>[ \t]*\r?\n?/gi,
+  /[ \t]*<meta\s+name=["']robots["'][^>]*>[ \t]*\r?\n?/gi,
 ];
 
 /**
- * index.html with the head of one public route: its title, description, canonical URL and Open
- * Graph tags replace the generic ones, where the title was (else at the end of the head).
+ * index.html with a page's own head elements (already HTML): they replace the title, description,
+ * canonical URL and Open Graph tags it had, where the title was (else at the end of the head).
  */
-export function injectHead(html: string, publicUrl: string, route: PublicPath): string {
-  const block = headTags(publicUrl, route).map(renderTag).join('\n    ');
+export function replaceHead(html: string, block: string): string {
   let out = html;
   for (const pattern of REPLACED) out = out.replace(pattern, '');
   if (TITLE.test(out)) return out.replace(TITLE, () => block);
   return out.replace(/<\/head>/i, () => `  ${block}\n  </head>`);
+}
+
+/** index.html with the head of one public route (title, description, canonical URL, Open Graph). */
+export function injectHead(html: string, publicUrl: string, route: PublicPath): string {
+  return replaceHead(html, headTags(publicUrl, route).map(renderTag).join('\n    '));
 }
 
 /**
@@ -63,7 +68,7 @@ export function withPublicOrigin(html: string, publicUrl: string): string {
 const cache = new Map<string, { mtimeMs: number; html: string }>();
 
 /** The file's text, or undefined when there is no such file. */
-async function readHtml(file: string): Promise<string | undefined> {
+export async function readHtml(file: string): Promise<string | undefined> {
   let mtimeMs: number;
   try {
     ({ mtimeMs } = await stat(file));
@@ -100,23 +105,25 @@ export function pickEncoding(acceptEncoding: string | undefined): Encoding | und
  * builds a running server has seen), so each is compressed once. Brotli at quality 5: ~3 ms for
  * the landing page's 50 KB (to 8.8 KB); quality 11 would take ~130 ms for 1 KB less.
  */
-const compressed = new Map<string, Promise<Buffer>>();
+const compressedPages = new Map<string, Promise<Buffer>>();
 const MAX_COMPRESSED = 64;
 
-function compress(html: string, encoding: Encoding): Promise<Buffer> {
+const compress = (html: string, encoding: Encoding): Promise<Buffer> =>
+  encoding === 'br'
+    ? brotli(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })
+    : gz(html, { level: constants.Z_BEST_COMPRESSION });
+
+function compressOnce(html: string, encoding: Encoding): Promise<Buffer> {
   const key = `${encoding}\n${html}`;
-  let result = compressed.get(key);
+  let result = compressedPages.get(key);
   if (!result) {
-    result =
-      encoding === 'br'
-        ? brotli(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })
-        : gz(html, { level: constants.Z_BEST_COMPRESSION });
-    if (compressed.size >= MAX_COMPRESSED) {
-      const oldest = compressed.keys().next().value;
-      if (oldest !== undefined) compressed.delete(oldest);
+    result = compress(html, encoding);
+    if (compressedPages.size >= MAX_COMPRESSED) {
+      const oldest = compressedPages.keys().next().value;
+      if (oldest !== undefined) compressedPages.delete(oldest);
     }
-    compressed.set(key, result);
-    result.catch(() => compressed.delete(key));
+    compressedPages.set(key, result);
+    result.catch(() => compressedPages.delete(key));
   }
   return result;
 }
@@ -155,9 +162,22 @@ export async function sendSpaIndex(
     ? withPublicOrigin(prerendered, publicUrl)
     : await readHtml(path.join(webDist, 'index.html'));
   if (html === undefined) return reply.sendFile('index.html', webDist);
-  const page = injectHead(html, publicUrl, route);
+  return sendHtml(reply, injectHead(html, publicUrl, route), acceptEncoding);
+}
+
+/**
+ * Sends a page's HTML, Brotli- or gzip-compressed when Accept-Encoding allows. `remember: false`
+ * for pages of which there are too many to keep (a product's): compressed anew each time.
+ */
+export async function sendHtml(
+  reply: FastifyReply,
+  page: string,
+  acceptEncoding: string | undefined,
+  { remember = true }: { remember?: boolean } = {},
+): Promise<FastifyReply> {
   reply.type('text/html; charset=utf-8');
   const encoding = pickEncoding(acceptEncoding);
   if (!encoding) return reply.send(page);
-  return reply.header('content-encoding', encoding).send(await compress(page, encoding));
+  const body = remember ? await compressOnce(page, encoding) : await compress(page, encoding);
+  return reply.header('content-encoding', encoding).send(body);
 }

@@ -5,22 +5,24 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../platform/errors.ts';
 import { modulePlugin, type Platform } from '../../platform/module-plugin.ts';
+import { findProductPage } from '../catalog/service.ts';
 import { sendSpaIndex } from './index-html.ts';
+import { productIdOfPath, sendProductHtml } from './product-html.ts';
 import { seoRoutes } from './routes.ts';
 
 export const WEB_DIST = fileURLToPath(new URL('../../../../web/dist', import.meta.url));
 
 /**
  * The site's pages: robots.txt and the sitemap, the built web app's files, and every other GET
- * answered by the SPA's index (with the route's head, prerendered where it was). Unknown API paths
- * are 404. Registered last: its not-found handler is the app's.
+ * answered by the SPA's index (with the route's head, prerendered where it was; a product page's
+ * head from the catalogue). Unknown API paths are 404. Registered last: its not-found handler is the app's.
  */
 export const seoPlugin = modulePlugin('seo', async (app, p) => {
   await app.register(seoRoutes, { publicUrl: p.config.publicUrl });
   await registerStatic(app, p, p.options.webDist ?? WEB_DIST);
 });
 
-async function registerStatic(app: FastifyInstance, { config }: Platform, webDist: string) {
+async function registerStatic(app: FastifyInstance, { config, db }: Platform, webDist: string) {
   const mediaDir = path.join(config.dataDir, 'media');
   mkdirSync(mediaDir, { recursive: true });
   await app.register(fastifyStatic, {
@@ -59,6 +61,16 @@ async function registerStatic(app: FastifyInstance, { config }: Platform, webDis
           .status(503)
           .type('text/plain')
           .send('The web app is not built yet: run `npm run build`, then restart the server.');
+      }
+      const productId = productIdOfPath(pathname);
+      if (productId !== undefined) {
+        return sendProductHtml(reply, {
+          webDist,
+          id: productId,
+          publicUrl: config.publicUrl,
+          acceptEncoding: request.headers['accept-encoding'],
+          findPage: (id) => findProductPage(db, id),
+        });
       }
       // The SPA renders every non-API route, including its own 'Page Not Found'.
       return sendSpaIndex(reply, {

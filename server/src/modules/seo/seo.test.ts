@@ -42,6 +42,10 @@ describe('GET /sitemap.xml', () => {
       `${PUBLIC_URL}/team`,
       `${PUBLIC_URL}/blog`,
       `${PUBLIC_URL}/explore`,
+      `${PUBLIC_URL}/help`,
+      `${PUBLIC_URL}/contact`,
+      `${PUBLIC_URL}/privacy`,
+      `${PUBLIC_URL}/terms`,
     ]);
     expect(locs).toHaveLength(PUBLIC_PATHS.length);
   });

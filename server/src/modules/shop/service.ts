@@ -1,8 +1,9 @@
 /**
  * Shop's entry: a room's running offer (checkout), featured counts (storefront), the room's shop
- * and replay chapters (its routes), and what a room is told of a paid order (checkout) and of
- * stock given back (orders).
+ * and replay chapters (its routes), what a room is told of a paid order (checkout) and of
+ * stock given back (orders), and the shows a product is in (catalog's product page).
  */
+export { showsOfProduct } from './product-shows.ts';
 export { announceOrder } from './purchases.ts';
 export { activeOffer, featuredProductCounts, loadRoomShop, replayChapters } from './repo.ts';
 export { announceStock } from './room-stock.ts';

@@ -88,6 +88,40 @@ describe('lineup and pins', () => {
     watcher.socket.close();
   });
 
+  it('gives a signed-out viewer the whole lineup, pinned or not, and the stock of an unpinned one as it sells', async () => {
+    const room = await newRoom();
+    const first = await pinned(room);
+    const [second, third] = [
+      await listProduct(t, seller.cookie, { priceCents: 2500, stock: 2 }),
+      await listProduct(t, seller.cookie, { priceCents: 900, stock: 4 }),
+    ];
+    for (const product of [second, third]) {
+      const added = await call('POST', `/api/streams/${room}/lineup`, seller.cookie, {
+        productId: product.id,
+      });
+      expect(added.statusCode).toBe(200);
+    }
+    const watcher = listen(room);
+    await watcher.opened;
+
+    const shop = (await call('GET', `/api/streams/${room}/shop`)).json();
+    expect(shop.pinned).toEqual([first.id]);
+    expect(shop.lineup.map((p: { id: string }) => p.id)).toEqual([first.id, second.id, third.id]);
+    expect(shop.lineup[1]).toMatchObject({ priceCents: 2500, stock: 2 });
+
+    const [buyer] = await signUpMany(t, 1);
+    if (!buyer) throw new Error('no buyer');
+    const session = await checkout(buyer.cookie, second.id, { roomName: room });
+    await payWithCard(t.app, session.clientSecret);
+    const sold = await watcher.next('stock', (m) => m.productId === second.id);
+    expect(sold.stock).toBe(1);
+    expect((await call('GET', `/api/streams/${room}/shop`)).json().lineup[1]).toMatchObject({
+      id: second.id,
+      stock: 1,
+    });
+    watcher.socket.close();
+  });
+
   it('refuses strangers (403), signed-out visitors (401) and another seller’s product (404)', async () => {
     const room = await newRoom();
     const product = await listProduct(t, seller.cookie);

@@ -5,21 +5,23 @@ import { notFound } from '../../platform/errors.ts';
 import { findUserByHandle } from '../auth/service.ts';
 import { listSellerProducts } from '../catalog/service.ts';
 import { featuredProductCounts } from '../shop/service.ts';
-import { listStreamsOfOwner } from '../streams/service.ts';
+import { findStreamByRoom, listStreamsOfOwner, liveRoomOfOwner, toStream } from '../streams/service.ts';
 import { sellerTotals } from './repo.ts';
 
 /**
  * A seller's public page: profile, products, replays (streams with a recording, each with how
- * many products it features) and totals.
+ * many products it features), the stream they are live in now, and totals.
  */
 export async function storefront(db: Db, handle: string): Promise<StorefrontResponse> {
   const user = await findUserByHandle(db, handle);
   if (!user) throw notFound(`The user @${handle} does not exist or has no storefront.`);
-  const [products, streams, totals] = await Promise.all([
+  const [products, streams, totals, liveRoom] = await Promise.all([
     listSellerProducts(db, user.id, 200),
     listStreamsOfOwner(db, user.id, true),
     sellerTotals(db, user.id),
+    liveRoomOfOwner(db, user.id),
   ]);
+  const liveStream = liveRoom ? await findStreamByRoom(db, liveRoom) : undefined;
   const featured = await featuredProductCounts(
     db,
     streams.map((stream) => stream.id),
@@ -33,6 +35,7 @@ export async function storefront(db: Db, handle: string): Promise<StorefrontResp
     },
     products,
     streams: streams.map((stream) => ({ ...stream, featuredProducts: featured.get(stream.id) ?? 0 })),
+    liveStream: liveStream ? toStream(liveStream) : null,
     stats: {
       productCount: totals.products,
       vodCount: streams.length,

@@ -5,6 +5,8 @@ import type { Bus } from '../../platform/bus.ts';
 import { liveStreamRecords, setPlanOfUnstartedStreams, streamRecordsOfOwner } from './repo.ts';
 import { toStream } from './stream-view.ts';
 
+/** The room an owner is live in now (the product page's seller). */
+export { liveRoomOfOwner } from './live-room.ts';
 /** What other modules may use of the stream records. */
 export { findStreamByRoom, forgetStreamsOfOwner, type StreamRecord } from './repo.ts';
 /** Going live and ending, for whoever acts for the owner (an encoder publishing with their key). */

@@ -105,6 +105,7 @@ export class MailSender {
       await this.transport.send({
         id: mail.id,
         to: mail.to_address,
+        replyTo: mail.reply_to ?? undefined,
         subject: mail.subject,
         text: mail.text_body,
         html: mail.html_body,

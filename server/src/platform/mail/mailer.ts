@@ -10,7 +10,12 @@ export interface Mailer {
    * event: queuing the same key again sends nothing more. The message goes out shortly after the
    * transaction commits, from whichever instance gets to it first.
    */
-  queue(tx: Db | Tx, key: string, to: string, body: MailBody): Promise<void>;
+  queue(tx: Db | Tx, key: string, to: string, body: MailBody, options?: QueueOptions): Promise<void>;
+}
+
+export interface QueueOptions {
+  /** Reply-To: where the recipient's answer goes (a contact message: its writer). */
+  replyTo?: string;
 }
 
 /** The time a queuing transaction usually takes to commit, before the sender is nudged. */
@@ -19,9 +24,9 @@ const KICK_DELAY_MS = 100;
 export function outboxMailer(sender: Pick<MailSender, 'kick'>): Mailer {
   let kickTimer: NodeJS.Timeout | undefined;
   return {
-    async queue(tx, key, to, body) {
+    async queue(tx, key, to, body, options = {}) {
       const { subject, text, html } = renderMail(body);
-      await insertMail(tx, { dedupeKey: key, to, subject, text, html });
+      await insertMail(tx, { dedupeKey: key, to, replyTo: options.replyTo, subject, text, html });
       if (kickTimer) return;
       kickTimer = setTimeout(() => {
         kickTimer = undefined;

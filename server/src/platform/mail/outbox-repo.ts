@@ -7,6 +7,8 @@ import type { Claim } from '../leases.ts';
 export interface QueuedMail {
   dedupeKey: string;
   to: string;
+  /** Reply-To, when answers should not go to MAIL_FROM. */
+  replyTo?: string | undefined;
   subject: string;
   text: string;
   html: string;
@@ -15,8 +17,8 @@ export interface QueuedMail {
 /** Queues a message in the caller's transaction; the same dedupe key queues nothing more. */
 export async function insertMail(tx: Db | Tx, mail: QueuedMail): Promise<boolean> {
   const result = await tx.execute(sql`
-    insert into mail_outbox (dedupe_key, to_address, subject, text_body, html_body)
-    values (${mail.dedupeKey}, ${mail.to}, ${mail.subject}, ${mail.text}, ${mail.html})
+    insert into mail_outbox (dedupe_key, to_address, reply_to, subject, text_body, html_body)
+    values (${mail.dedupeKey}, ${mail.to}, ${mail.replyTo ?? null}, ${mail.subject}, ${mail.text}, ${mail.html})
     on conflict (dedupe_key) do nothing`);
   return (result.rowCount ?? 0) > 0;
 }
@@ -24,6 +26,7 @@ export async function insertMail(tx: Db | Tx, mail: QueuedMail): Promise<boolean
 export type ClaimedMail = {
   id: string;
   to_address: string;
+  reply_to: string | null;
   subject: string;
   text_body: string;
   html_body: string;
@@ -44,7 +47,7 @@ export async function claimDueMail(db: Db, leaseSec: number, limit: number): Pro
         and (lease_until is null or lease_until < now())
       order by next_attempt_at limit ${limit}
       for update skip locked)
-    returning id, to_address, subject, text_body, html_body, attempts`);
+    returning id, to_address, reply_to, subject, text_body, html_body, attempts`);
   return result.rows;
 }
 

@@ -6,6 +6,7 @@ import nodemailer from 'nodemailer';
 export interface OutgoingMail {
   id: string;
   to: string;
+  replyTo?: string | undefined;
   subject: string;
   text: string;
   html: string;
@@ -34,6 +35,7 @@ function messageOf(mail: OutgoingMail, settings: MailSettings) {
   return {
     from: settings.from,
     to: mail.to,
+    ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
     subject: mail.subject,
     text: mail.text,
     html: mail.html,

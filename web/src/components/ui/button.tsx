@@ -3,7 +3,7 @@ import type { ComponentProps } from 'react';
 import { cn } from '../../lib/cn.ts';
 
 const variants = {
-  default: 'bg-primary text-primary-foreground shadow-sm hover:bg-primary/90',
+  default: 'bg-primary text-primary-foreground shadow-sm hover:brightness-110',
   destructive: 'bg-destructive text-destructive-foreground shadow-sm hover:bg-destructive/90',
   outline: 'border border-input bg-transparent hover:bg-accent hover:text-accent-foreground',
   secondary: 'bg-secondary text-secondary-foreground hover:bg-secondary/80',

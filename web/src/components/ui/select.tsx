@@ -17,6 +17,7 @@ export function SelectTrigger({
       className={cn(
         'flex h-10 w-full cursor-pointer items-center justify-between gap-2 rounded-md border border-input bg-background px-3 py-2 text-sm',
         'focus:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:cursor-not-allowed disabled:opacity-50 data-[placeholder]:text-muted-foreground [&>span]:line-clamp-1',
+        'aria-invalid:border-red-400',
         className,
       )}
       {...props}

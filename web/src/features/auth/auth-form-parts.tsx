@@ -4,10 +4,12 @@ import { Eye, EyeOff } from 'lucide-react';
 import { type ComponentProps, type ReactNode, useId, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { FieldError } from '../../components/ui/field-error.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { externalSignInUrl } from '../../lib/api/auth.ts';
 import { externalProvidersQueryOptions } from '../../lib/api/external-providers.ts';
+import { fieldErrorProps } from '../../lib/form-errors.ts';
 
 export function AuthCard({
   title,
@@ -73,9 +75,10 @@ const marks: Record<OidcProvider, () => ReactNode> = { google: GoogleMark, repli
  * External sign-in, for the providers this server is configured for: full page navigations, the
  * server runs the OpenID Connect redirect. Nothing at all (no divider either) while the list
  * loads, when it fails to, or when it is empty: the handle form below works either way, and a
- * default install, which has none, never moves.
+ * default install, which has none, never moves. `next` (already checked) is where the server
+ * sends the user once signed in.
  */
-export function ExternalSignIn() {
+export function ExternalSignIn({ next }: { next?: string }) {
   const { data } = useQuery(externalProvidersQueryOptions);
   const providers = data?.providers ?? [];
   if (providers.length === 0) return null;
@@ -90,7 +93,7 @@ export function ExternalSignIn() {
               variant="outline"
               className="w-full"
               data-testid={`signin-${id}`}
-              onClick={() => window.location.assign(externalSignInUrl(id))}
+              onClick={() => window.location.assign(externalSignInUrl(id, next))}
             >
               <Mark />
               Continue with {label}
@@ -113,17 +116,20 @@ function OrDivider() {
   );
 }
 
+/** A labelled input; `error` (in words) shows under it and is tied to it (aria-invalid, aria-describedby). */
 export function Field({
   label,
   hint,
+  error,
   ...inputProps
-}: ComponentProps<typeof Input> & { label: string; hint?: ReactNode }) {
+}: ComponentProps<typeof Input> & { label: string; hint?: ReactNode; error?: string | undefined }) {
   const id = useId();
   const hintId = `${id}-hint`;
   return (
     <div className="grid gap-2">
       <Label htmlFor={id}>{label}</Label>
-      <Input id={id} aria-describedby={hint ? hintId : undefined} {...inputProps} />
+      <Input id={id} {...fieldErrorProps(`${id}-error`, error, hint ? hintId : undefined)} {...inputProps} />
+      <FieldError id={`${id}-error`} message={error} />
       {hint ? (
         <p id={hintId} className="text-muted-foreground text-xs">
           {hint}
@@ -137,15 +143,26 @@ export function Field({
 export function PasswordField({
   label,
   toggleTestId,
+  error,
   ...inputProps
-}: Omit<ComponentProps<typeof Input>, 'type'> & { label: string; toggleTestId?: string }) {
+}: Omit<ComponentProps<typeof Input>, 'type'> & {
+  label: string;
+  toggleTestId?: string;
+  error?: string | undefined;
+}) {
   const id = useId();
   const [visible, setVisible] = useState(false);
   return (
     <div className="grid gap-2">
       <Label htmlFor={id}>{label}</Label>
       <div className="relative">
-        <Input id={id} type={visible ? 'text' : 'password'} className="pr-11" {...inputProps} />
+        <Input
+          id={id}
+          type={visible ? 'text' : 'password'}
+          className="pr-11"
+          {...fieldErrorProps(`${id}-error`, error)}
+          {...inputProps}
+        />
         <button
           type="button"
           className="absolute inset-y-0 right-0 flex w-10 cursor-pointer items-center justify-center rounded-r-md text-muted-foreground hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
@@ -161,6 +178,7 @@ export function PasswordField({
           )}
         </button>
       </div>
+      <FieldError id={`${id}-error`} message={error} />
     </div>
   );
 }

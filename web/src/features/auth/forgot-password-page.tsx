@@ -6,6 +6,7 @@ import { useRequestPasswordResetMutation } from '../../lib/api/account-recovery.
 import { errorMessage } from '../../lib/api/client.ts';
 import { errorToast } from '../../lib/error-toast.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
+import { useFieldErrors } from '../../lib/use-field-errors.ts';
 import { AuthCard, Field } from './auth-form-parts.tsx';
 
 /** /forgot-password: asks for the account's email and mails it a link to choose a new password. */
@@ -13,21 +14,27 @@ export function ForgotPasswordPage() {
   usePageTitle('Forgot password');
   const request = useRequestPasswordResetMutation();
   const [email, setEmail] = useState('');
+  const fieldErrors = useFieldErrors({ email: 'Email' });
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const address = email.trim();
     if (!address) {
+      fieldErrors.show({ email: 'Please enter your email address.' });
       errorToast('Email Required', 'Please enter your email address.');
       return;
     }
     if (!EMAIL_PATTERN.test(address)) {
+      fieldErrors.show({ email: 'Please enter a valid email address.' });
       errorToast('Invalid Email', 'Please enter a valid email address.');
       return;
     }
+    fieldErrors.clearAll();
     request.mutate(address, {
-      onError: (error) =>
-        errorToast('Request Failed', errorMessage(error, 'Something went wrong. Please try again.')),
+      onError: (error) => {
+        fieldErrors.showServer(error);
+        errorToast('Request Failed', errorMessage(error, 'Something went wrong. Please try again.'));
+      },
     });
   }
 
@@ -41,7 +48,13 @@ export function ForgotPasswordPage() {
           {request.data.message}
         </p>
       ) : (
-        <form className="grid gap-4" onSubmit={onSubmit} noValidate aria-label="Forgot password">
+        <form
+          ref={fieldErrors.formRef}
+          className="grid gap-4"
+          onSubmit={onSubmit}
+          noValidate
+          aria-label="Forgot password"
+        >
           <Field
             label="Email"
             name="email"
@@ -49,7 +62,11 @@ export function ForgotPasswordPage() {
             autoComplete="email"
             placeholder="you@example.com"
             value={email}
-            onChange={(event) => setEmail(event.target.value)}
+            onChange={(event) => {
+              setEmail(event.target.value);
+              fieldErrors.clear('email');
+            }}
+            error={fieldErrors.errors.email}
             data-testid="forgot-email"
           />
           <Button type="submit" className="w-full" disabled={request.isPending} data-testid="forgot-submit">

@@ -1,8 +1,14 @@
 import type { PendingAccountLink } from '@streamshop/contract/account-link.ts';
 import type { OidcProvider } from '@streamshop/contract/auth.ts';
+import {
+  DEFAULT_RETURN_PATH,
+  RETURN_PATH_PARAM,
+  safeReturnPath,
+  withReturnPath,
+} from '@streamshop/contract/return-path.ts';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
@@ -34,6 +40,9 @@ function Alert({ children }: { children: string }) {
 export function LinkAccountPage() {
   usePageTitle('Link Account');
   const pendingLink = useQuery(pendingLinkQueryOptions);
+  // Where the sign-in that led here was going (the server passes ?next= on).
+  const [searchParams] = useSearchParams();
+  const next = safeReturnPath(searchParams.get(RETURN_PATH_PARAM));
 
   if (pendingLink.isPending) {
     return (
@@ -49,15 +58,15 @@ export function LinkAccountPage() {
           {errorMessage(pendingLink.error, 'No sign-in is waiting to be linked. Please sign in again.')}
         </Alert>
         <Button asChild className="w-full">
-          <Link to="/signin">Back to sign in</Link>
+          <Link to={withReturnPath('/signin', next)}>Back to sign in</Link>
         </Button>
       </AuthCard>
     );
   }
-  return <PendingLinkForm link={pendingLink.data} />;
+  return <PendingLinkForm link={pendingLink.data} next={next} />;
 }
 
-function PendingLinkForm({ link }: { link: PendingAccountLink }) {
+function PendingLinkForm({ link, next }: { link: PendingAccountLink; next: string | undefined }) {
   const navigate = useNavigate();
   const linkAccount = useLinkAccountMutation();
   const cancelLink = useCancelLinkMutation();
@@ -77,7 +86,7 @@ function PendingLinkForm({ link }: { link: PendingAccountLink }) {
       {
         onSuccess: () => {
           toast({ title: 'Account Linked', description: `Continue with ${provider} now signs you in.` });
-          navigate('/dashboard', { replace: true });
+          navigate(next ?? DEFAULT_RETURN_PATH, { replace: true });
         },
         onError: (error) => {
           setPassword('');
@@ -90,7 +99,7 @@ function PendingLinkForm({ link }: { link: PendingAccountLink }) {
   function onCancel() {
     setProblem(null);
     cancelLink.mutate(undefined, {
-      onSuccess: () => navigate('/signin', { replace: true }),
+      onSuccess: () => navigate(withReturnPath('/signin', next), { replace: true }),
       onError: (error) => setProblem(errorMessage(error, 'Cancelling failed. Please try again.')),
     });
   }
@@ -128,7 +137,7 @@ function PendingLinkForm({ link }: { link: PendingAccountLink }) {
           {link.signInWith.map((id) => (
             // A full page navigation: the server runs the provider's redirect.
             <Button key={id} asChild className="w-full">
-              <a href={externalSignInUrl(id)} data-testid={`link-continue-${id}`}>
+              <a href={externalSignInUrl(id, next)} data-testid={`link-continue-${id}`}>
                 Continue with {PROVIDER_NAMES[id]}
               </a>
             </Button>

@@ -1,3 +1,9 @@
+import {
+  DEFAULT_RETURN_PATH,
+  RETURN_PATH_PARAM,
+  safeReturnPath,
+  withReturnPath,
+} from '@streamshop/contract/return-path.ts';
 import { type FormEvent, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
@@ -6,9 +12,10 @@ import { errorMessage } from '../../lib/api/client.ts';
 import { errorToast } from '../../lib/error-toast.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useAuth } from '../../lib/session/use-auth.ts';
+import { useFieldErrors } from '../../lib/use-field-errors.ts';
 import { AuthCard, ExternalSignIn, Field, PasswordField } from './auth-form-parts.tsx';
 import { externalSignInError } from './external-sign-in-errors.ts';
-import { toSigninBody, validateSignIn } from './signin-validation.ts';
+import { SIGN_IN_LABELS, toSigninBody, validateSignIn } from './signin-validation.ts';
 
 export function SignInPage() {
   usePageTitle('Log In');
@@ -17,21 +24,30 @@ export function SignInPage() {
   const signIn = useSignInMutation();
   const [handle, setHandle] = useState('');
   const [password, setPassword] = useState('');
+  const fieldErrors = useFieldErrors(SIGN_IN_LABELS);
   const [searchParams] = useSearchParams();
   const externalError = externalSignInError(searchParams.get('error'));
+  // A signed-out Buy Now sends ?next=/checkout/<id>: back there once signed in.
+  const next = safeReturnPath(searchParams.get(RETURN_PATH_PARAM));
+  const destination = next ?? DEFAULT_RETURN_PATH;
 
-  if (user) return <Navigate to="/dashboard" replace />;
+  if (user) return <Navigate to={destination} replace />;
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const problem = validateSignIn({ handle, password });
     if (problem) {
+      fieldErrors.show({ [problem.field]: problem.message ?? problem.description });
       errorToast(problem.title, problem.description);
       return;
     }
+    fieldErrors.clearAll();
     signIn.mutate(toSigninBody({ handle, password }), {
-      onSuccess: () => navigate('/dashboard', { replace: true }),
-      onError: (error) => errorToast('Sign In Failed', errorMessage(error, 'Invalid credentials')),
+      onSuccess: () => navigate(destination, { replace: true }),
+      onError: (error) => {
+        fieldErrors.showServer(error);
+        errorToast('Sign In Failed', errorMessage(error, 'Invalid credentials'));
+      },
     });
   }
 
@@ -42,17 +58,27 @@ export function SignInPage() {
           {externalError}
         </p>
       )}
-      <ExternalSignIn />
-      <form className="grid gap-4" onSubmit={onSubmit} noValidate aria-label="Log in">
+      <ExternalSignIn next={next} />
+      <form
+        ref={fieldErrors.formRef}
+        className="grid gap-4"
+        onSubmit={onSubmit}
+        noValidate
+        aria-label="Log in"
+      >
         <Field
-          label="Handle"
+          label={SIGN_IN_LABELS.handle}
           name="handle"
-          placeholder="@yourhandle"
+          placeholder="@yourhandle or you@example.com"
           autoComplete="username"
           autoCapitalize="none"
           spellCheck={false}
           value={handle}
-          onChange={(event) => setHandle(event.target.value)}
+          onChange={(event) => {
+            setHandle(event.target.value);
+            fieldErrors.clear('handle');
+          }}
+          error={fieldErrors.errors.handle}
           data-testid="signin-handle"
         />
         <PasswordField
@@ -60,7 +86,11 @@ export function SignInPage() {
           name="password"
           autoComplete="current-password"
           value={password}
-          onChange={(event) => setPassword(event.target.value)}
+          onChange={(event) => {
+            setPassword(event.target.value);
+            fieldErrors.clear('password');
+          }}
+          error={fieldErrors.errors.password}
           data-testid="signin-password"
           toggleTestId="signin-password-toggle"
         />
@@ -76,7 +106,7 @@ export function SignInPage() {
       <div className="grid gap-2 text-center text-muted-foreground text-sm">
         <p>
           Don't have an account?{' '}
-          <Link to="/signup" className="font-medium text-primary hover:underline">
+          <Link to={withReturnPath('/signup', next)} className="font-medium text-primary hover:underline">
             Sign up
           </Link>
         </p>

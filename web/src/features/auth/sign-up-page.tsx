@@ -1,15 +1,24 @@
 import { signupBodySchema } from '@streamshop/contract/auth.ts';
 import { PLAN_STREAM_SECONDS } from '@streamshop/contract/constants.ts';
+import {
+  DEFAULT_RETURN_PATH,
+  RETURN_PATH_PARAM,
+  safeReturnPath,
+  withReturnPath,
+} from '@streamshop/contract/return-path.ts';
 import { type FormEvent, useState } from 'react';
-import { Link, Navigate, useNavigate } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { PolicyLinks } from '../../components/policy-links.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { useSignUpMutation } from '../../lib/api/auth.ts';
 import { errorMessage } from '../../lib/api/client.ts';
 import { errorToast } from '../../lib/error-toast.ts';
+import { fieldErrorsFromIssues } from '../../lib/form-errors.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useAuth } from '../../lib/session/use-auth.ts';
+import { useFieldErrors } from '../../lib/use-field-errors.ts';
 import { AuthCard, ExternalSignIn, Field, PasswordField } from './auth-form-parts.tsx';
-import { type SignUpForm, toSignupBody, validateSignUp } from './signup-validation.ts';
+import { SIGN_UP_LABELS, type SignUpForm, toSignupBody, validateSignUp } from './signup-validation.ts';
 
 const emptyForm: SignUpForm = {
   firstName: '',
@@ -31,20 +40,30 @@ export function SignUpPage() {
   const navigate = useNavigate();
   const signUp = useSignUpMutation();
   const [form, setForm] = useState<SignUpForm>(emptyForm);
+  const fieldErrors = useFieldErrors(SIGN_UP_LABELS);
+  // Sign-up signs the new account in at once (confirming the email can wait), so ?next= (a
+  // signed-out Buy Now) is followed straight away, as sign-in does.
+  const [searchParams] = useSearchParams();
+  const next = safeReturnPath(searchParams.get(RETURN_PATH_PARAM));
+  const destination = next ?? DEFAULT_RETURN_PATH;
 
-  if (user) return <Navigate to="/dashboard" replace />;
+  if (user) return <Navigate to={destination} replace />;
 
   const bind = (key: keyof SignUpForm) => ({
     name: key,
     value: form[key],
-    onChange: (event: { target: { value: string } }) =>
-      setForm((current) => ({ ...current, [key]: event.target.value })),
+    onChange: (event: { target: { value: string } }) => {
+      setForm((current) => ({ ...current, [key]: event.target.value }));
+      fieldErrors.clear(key);
+    },
+    error: fieldErrors.errors[key],
   });
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const problem = validateSignUp(form);
     if (problem) {
+      fieldErrors.show({ [problem.field]: problem.message ?? problem.description });
       errorToast(problem.title, problem.description);
       return;
     }
@@ -52,13 +71,19 @@ export function SignUpPage() {
     // The server validates with the same schema; checking here saves a round trip.
     const parsed = signupBodySchema.safeParse(body);
     if (!parsed.success) {
+      fieldErrors.show(fieldErrorsFromIssues(parsed.error.issues, SIGN_UP_LABELS));
       signUpFailed(parsed.error.issues[0]?.message ?? 'Failed to create account');
       return;
     }
+    fieldErrors.clearAll();
     signUp.mutate(body, {
-      onSuccess: () => navigate('/dashboard', { replace: true }),
+      onSuccess: () => navigate(destination, { replace: true }),
       // The server's message names the problem (e.g. 'That handle is already taken').
-      onError: (error) => signUpFailed(errorMessage(error, 'Failed to create account')),
+      // Its fields ('is already taken') show by the inputs, in words.
+      onError: (error) => {
+        fieldErrors.showServer(error);
+        signUpFailed(errorMessage(error, 'Failed to create account'));
+      },
     });
   }
 
@@ -67,8 +92,14 @@ export function SignUpPage() {
       title="Create your account"
       description="Join StreamShop to sell live, keep a storefront and shop from creators."
     >
-      <ExternalSignIn />
-      <form className="grid gap-4" onSubmit={onSubmit} noValidate aria-label="Sign up">
+      <ExternalSignIn next={next} />
+      <form
+        ref={fieldErrors.formRef}
+        className="grid gap-4"
+        onSubmit={onSubmit}
+        noValidate
+        aria-label="Sign up"
+      >
         <div className="grid gap-4 sm:grid-cols-2">
           <Field
             label="First Name"
@@ -127,13 +158,13 @@ export function SignUpPage() {
         </Button>
       </form>
       <p className="text-center text-muted-foreground text-xs" data-testid="signup-terms">
-        By creating an account you agree to our Terms of Service and Privacy Policy. Free accounts have{' '}
-        {PLAN_STREAM_SECONDS.free}-second streams; upgrade to Pro any time for longer ones.
+        By creating an account you agree to our <PolicyLinks />. Free accounts have {PLAN_STREAM_SECONDS.free}
+        -second streams; upgrade to Pro any time for longer ones.
       </p>
       <div className="grid gap-2 text-center text-muted-foreground text-sm">
         <p>
           Already have an account?{' '}
-          <Link to="/signin" className="font-medium text-primary hover:underline">
+          <Link to={withReturnPath('/signin', next)} className="font-medium text-primary hover:underline">
             Log in
           </Link>
         </p>

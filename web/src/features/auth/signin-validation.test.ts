@@ -4,8 +4,10 @@ import { toSigninBody, validateSignIn } from './signin-validation.ts';
 describe('sign-in validation', () => {
   it('asks for the handle first', () => {
     expect(validateSignIn({ handle: ' @ ', password: '' })).toEqual({
+      field: 'handle',
       title: 'Handle Required',
       description: 'Please enter your handle to continue.',
+      message: 'Please enter your handle or email.',
     });
   });
 
@@ -15,6 +17,13 @@ describe('sign-in validation', () => {
 
   it('accepts a handle with a leading @', () => {
     expect(validateSignIn({ handle: '@ana', password: 'secret123' })).toBeNull();
+  });
+
+  it('accepts an email address, sent lower-case', () => {
+    expect(validateSignIn({ handle: ' Ana@Example.com ', password: 'secret123' })).toBeNull();
+    expect(toSigninBody({ handle: ' Ana@Example.com ', password: 'secret123' }).handle).toBe(
+      'ana@example.com',
+    );
   });
 
   it('strips a leading @ and surrounding spaces from the handle only', () => {

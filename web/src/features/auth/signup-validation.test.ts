@@ -65,12 +65,23 @@ describe('sign-up validation', () => {
       'Please enter a valid email address.',
     );
     expect(validateSignUp({ ...valid, password: 'seven77', confirmPassword: 'seven77' })).toEqual({
+      field: 'password',
       title: 'Password Too Short',
       description: 'Password must be at least 8 characters long.',
     });
     expect(validateSignUp({ ...valid, confirmPassword: 'different' })?.description).toBe(
       'Please make sure both password fields match.',
     );
+  });
+
+  it('names the field each problem is about, for the message beside it', () => {
+    const fieldFor = (changes: Partial<SignUpForm>) => validateSignUp({ ...valid, ...changes })?.field;
+    expect(fieldFor({ firstName: ' ' })).toBe('firstName');
+    expect(fieldFor({ lastName: '' })).toBe('lastName');
+    expect(fieldFor({ handle: '@' })).toBe('handle');
+    expect(fieldFor({ email: 'nope' })).toBe('email');
+    expect(fieldFor({ password: 'short', confirmPassword: 'short' })).toBe('password');
+    expect(fieldFor({ confirmPassword: 'other thing' })).toBe('confirmPassword');
   });
 
   it('checks the email pattern: text, @, text, dot, text, no spaces', () => {

@@ -12,6 +12,7 @@ import { OrderPlacedNote } from '../../components/order-summary/order-placed.tsx
 import { ReservationNote, SummaryLine } from '../../components/order-summary/order-summary-parts.tsx';
 import { PayNotice } from '../../components/order-summary/pay-notice.tsx';
 import { PaymentForm } from '../../components/payment-form/payment-form.tsx';
+import { PolicyLinks } from '../../components/policy-links.tsx';
 import { ProductThumb } from '../../components/product-thumb.tsx';
 import { serverAddressErrors } from '../../components/shipping-address/address-form.ts';
 import {
@@ -310,7 +311,7 @@ export function CheckoutPage() {
                   onFailure={failed}
                 />
                 <p className="text-center text-muted-foreground text-xs" data-testid="checkout-terms">
-                  By completing your purchase you agree to StreamShop's Terms of Service and Privacy Policy.
+                  By completing your purchase you agree to StreamShop's <PolicyLinks />.
                 </p>
               </CardContent>
             </Card>

@@ -1,3 +1,4 @@
+import { carrierName } from '@streamshop/contract/carriers.ts';
 import type { OrderStatus } from '@streamshop/contract/catalog.ts';
 import { formatCents } from '@streamshop/contract/money.ts';
 import type { OrderDetail } from '@streamshop/contract/orders.ts';
@@ -262,7 +263,7 @@ export function salesCsv(orders: OrderDetail[]): string {
       order.shippingAddress?.region,
       order.shippingAddress?.postalCode,
       order.shippingAddress?.country,
-      order.carrier,
+      carrierName(order.carrier),
       order.trackingNumber,
       order.shippedAt,
       order.deliveredAt,

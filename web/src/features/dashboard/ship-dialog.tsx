@@ -1,4 +1,5 @@
-import { KNOWN_CARRIERS, type OrderDetail, shipOrderBodySchema } from '@streamshop/contract/orders.ts';
+import { CARRIER_NAMES, CARRIERS, type Carrier } from '@streamshop/contract/carriers.ts';
+import { type OrderDetail, shipOrderBodySchema } from '@streamshop/contract/orders.ts';
 import { Loader2, Truck } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
@@ -10,15 +11,27 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../components/ui/dialog.tsx';
+import { FieldError } from '../../components/ui/field-error.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from '../../components/ui/select.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
-import { errorMessage, extractFieldErrors } from '../../lib/api/client.ts';
+import { errorMessage } from '../../lib/api/client.ts';
 import { useOrderActionMutation } from '../../lib/api/orders.ts';
-import { cn } from '../../lib/cn.ts';
 import { errorToast } from '../../lib/error-toast.ts';
+import { fieldErrorProps, fieldErrorsFromIssues } from '../../lib/form-errors.ts';
+import { useFieldErrors } from '../../lib/use-field-errors.ts';
 
-/** The Sales tab's "Ship" dialog: the carrier and tracking number of a paid order that ships. */
+const SHIP_LABELS = { carrier: 'Carrier', trackingNumber: 'Tracking number' } as const;
+type ShipField = keyof typeof SHIP_LABELS;
+
+/** The Sales tab's "Ship" dialog: the carrier (from the list) and tracking number of a paid order. */
 export function ShipDialog({
   order,
   onOpenChange,
@@ -27,16 +40,17 @@ export function ShipDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const id = useId();
-  const [carrier, setCarrier] = useState('');
+  const [carrier, setCarrier] = useState<Carrier | ''>('');
   const [trackingNumber, setTrackingNumber] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const fieldErrors = useFieldErrors(SHIP_LABELS);
+  const { errors } = fieldErrors;
   const action = useOrderActionMutation();
 
   const close = (open: boolean) => {
     if (!open) {
       setCarrier('');
       setTrackingNumber('');
-      setErrors({});
+      fieldErrors.clearAll();
     }
     onOpenChange(open);
   };
@@ -46,12 +60,10 @@ export function ShipDialog({
     if (!order) return;
     const parsed = shipOrderBodySchema.safeParse({ carrier, trackingNumber });
     if (!parsed.success) {
-      const fields: Record<string, string> = {};
-      for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
-      setErrors(fields);
+      fieldErrors.show(fieldErrorsFromIssues(parsed.error.issues, SHIP_LABELS));
       return;
     }
-    setErrors({});
+    fieldErrors.clearAll();
     action.mutate(
       { kind: 'ship', id: order.id, body: parsed.data },
       {
@@ -63,24 +75,24 @@ export function ShipDialog({
           close(false);
         },
         onError: (error) => {
-          const fields = extractFieldErrors(error);
-          if (Object.keys(fields).length > 0) setErrors(fields);
-          else errorToast('Could not mark it shipped', errorMessage(error, 'Please try again.'));
+          if (!fieldErrors.showServer(error)) {
+            errorToast('Could not mark it shipped', errorMessage(error, 'Please try again.'));
+          }
         },
       },
     );
   };
 
-  const field = (name: 'carrier' | 'trackingNumber') => ({
+  const field = (name: ShipField) => ({
     id: `${id}-${name}`,
-    'aria-invalid': errors[name] ? true : undefined,
-    'aria-describedby': errors[name] ? `${id}-${name}-error` : undefined,
+    name,
+    ...fieldErrorProps(`${id}-${name}-error`, errors[name]),
   });
 
   return (
     <Dialog open={order !== null} onOpenChange={close}>
       <DialogContent data-testid="ship-dialog">
-        <form onSubmit={submit} className="grid gap-4" noValidate>
+        <form ref={fieldErrors.formRef} onSubmit={submit} className="grid gap-4" noValidate>
           <DialogHeader>
             <DialogTitle>Ship {order?.item.title ?? 'this order'}</DialogTitle>
             <DialogDescription>
@@ -88,29 +100,36 @@ export function ShipDialog({
             </DialogDescription>
           </DialogHeader>
           <div className="grid gap-2">
-            <Label htmlFor={`${id}-carrier`}>Carrier</Label>
-            <Input
-              {...field('carrier')}
-              list={`${id}-carriers`}
+            <Label htmlFor={`${id}-carrier`}>{SHIP_LABELS.carrier}</Label>
+            <Select
               value={carrier}
-              onChange={(event) => setCarrier(event.target.value)}
-              placeholder="USPS, UPS, FedEx, DHL…"
-              autoComplete="off"
-              data-testid="ship-carrier"
-            />
-            <datalist id={`${id}-carriers`}>
-              {KNOWN_CARRIERS.map((name) => (
-                <option key={name} value={name} />
-              ))}
-            </datalist>
+              onValueChange={(value) => {
+                setCarrier(value as Carrier);
+                fieldErrors.clear('carrier');
+              }}
+            >
+              <SelectTrigger {...field('carrier')} data-testid="ship-carrier">
+                <SelectValue placeholder="Choose a carrier" />
+              </SelectTrigger>
+              <SelectContent>
+                {CARRIERS.map((code) => (
+                  <SelectItem key={code} value={code} data-testid={`ship-carrier-${code}`}>
+                    {CARRIER_NAMES[code]}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
             <FieldError id={`${id}-carrier-error`} message={errors.carrier} />
           </div>
           <div className="grid gap-2">
-            <Label htmlFor={`${id}-trackingNumber`}>Tracking number</Label>
+            <Label htmlFor={`${id}-trackingNumber`}>{SHIP_LABELS.trackingNumber}</Label>
             <Input
               {...field('trackingNumber')}
               value={trackingNumber}
-              onChange={(event) => setTrackingNumber(event.target.value)}
+              onChange={(event) => {
+                setTrackingNumber(event.target.value);
+                fieldErrors.clear('trackingNumber');
+              }}
               autoComplete="off"
               className="font-mono"
               data-testid="ship-tracking"
@@ -134,12 +153,4 @@ export function ShipDialog({
       </DialogContent>
     </Dialog>
   );
-}
-
-function FieldError({ id, message }: { id: string; message: string | undefined }) {
-  return message ? (
-    <p id={id} className={cn('text-destructive text-sm')} role="alert">
-      {message}
-    </p>
-  ) : null;
 }

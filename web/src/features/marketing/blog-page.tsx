@@ -1,12 +1,14 @@
 import { ExternalLink as ExternalLinkIcon } from 'lucide-react';
 import { Link } from 'react-router';
+import { useSiteLinks } from '../../lib/api/site-links.ts';
 import { AnimatedDiscLogo } from './components/logos.tsx';
 import { ExternalLink } from './components/section.tsx';
-import { BLOG_ARTICLE_SOURCE_URL } from './external-links.ts';
 import { usePageMeta } from './use-page-meta.ts';
 
 export function BlogPage() {
   usePageMeta('/blog');
+  // PRESS_KIT_URL: the article's external link, shown only when the operator has set it.
+  const { pressKit } = useSiteLinks();
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-14 sm:px-6">
       <h1 className="font-extrabold text-4xl tracking-tight sm:text-5xl">Blog</h1>
@@ -52,16 +54,18 @@ export function BlogPage() {
             , and tell us what you would put on it.
           </p>
         </div>
-        <footer className="mt-8 border-border border-t pt-6">
-          <ExternalLink
-            href={BLOG_ARTICLE_SOURCE_URL}
-            className="inline-flex items-center gap-1.5 font-medium text-purple-300 underline-offset-4 hover:underline"
-            testId="blog-external-link"
-          >
-            Read the Founders Batch press kit
-            <ExternalLinkIcon className="size-4" aria-hidden="true" />
-          </ExternalLink>
-        </footer>
+        {pressKit ? (
+          <footer className="mt-8 border-border border-t pt-6">
+            <ExternalLink
+              href={pressKit}
+              className="inline-flex items-center gap-1.5 font-medium text-purple-300 underline-offset-4 hover:underline"
+              testId="blog-external-link"
+            >
+              Read the Founders Batch press kit
+              <ExternalLinkIcon className="size-4" aria-hidden="true" />
+            </ExternalLink>
+          </footer>
+        ) : null}
       </article>
     </div>
   );

@@ -1,25 +1,25 @@
+import type { SiteLinks } from '@streamshop/contract/site.ts';
+
 /**
- * Addresses outside StreamShop that the marketing pages link to. The spec names them but not
- * where they live, so they sit on the reserved .example domain until the real ones are known.
+ * The landing page's product family. The names and blurbs are ours; where each site lives is the
+ * operator's setting (GET /api/site/links): a card without an address is shown without a link.
  */
-export const NEWSLETTER_FORM_URL = 'https://newsletter.streamdisc.example/subscribe';
-
-export const PRODUCT_SITES = [
-  {
-    name: 'Stream Disc',
-    href: 'https://streamdisc.example/',
-    blurb: 'The tap-to-stream, tap-to-buy collectible for music, film and art.',
-  },
-  {
-    name: 'Drop Mode',
-    href: 'https://dropmode.example/',
-    blurb: 'The creator tool that packages a release, its extras and its disc run into one drop.',
-  },
-  {
-    name: 'StreamShop Live',
-    href: 'https://live.streamshop.example/',
-    blurb: 'Go live, sell while you stream and keep every replay on your storefront.',
-  },
-] as const;
-
-export const BLOG_ARTICLE_SOURCE_URL = 'https://streamdisc.example/press/founders-batch';
+export function productSites(links: SiteLinks) {
+  return [
+    {
+      name: 'Stream Disc',
+      href: links.streamDisc,
+      blurb: 'The tap-to-stream, tap-to-buy collectible for music, film and art.',
+    },
+    {
+      name: 'Drop Mode',
+      href: links.dropMode,
+      blurb: 'The creator tool that packages a release, its extras and its disc run into one drop.',
+    },
+    {
+      name: 'StreamShop Live',
+      href: links.streamshopLive,
+      blurb: 'Go live, sell while you stream and keep every replay on your storefront.',
+    },
+  ];
+}

@@ -16,11 +16,13 @@ import {
 } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
+import { useSiteLinks } from '../../lib/api/site-links.ts';
 import { NEWSLETTER_TEXTS } from './components/beta-texts.ts';
 import { DiscArt, PhoneTapArt } from './components/disc-art.tsx';
 import { DISC_STEPS, Explainer } from './components/explainer.tsx';
 import { FeatureVideo } from './components/feature-video.tsx';
 import { LazyBetaSignupDialog, LazyFoundersPreorderDialog } from './components/lazy-dialogs.tsx';
+import { LiveNow } from './components/live-now.tsx';
 import { ProductMark } from './components/logos.tsx';
 import {
   MUSIC_REACTIONS,
@@ -30,7 +32,7 @@ import {
   useReactionBursts,
 } from './components/reactions.tsx';
 import { ExternalLink, InfoCard, Section } from './components/section.tsx';
-import { NEWSLETTER_FORM_URL, PRODUCT_SITES } from './external-links.ts';
+import { productSites } from './external-links.ts';
 import { REACTION_LIFETIME_MS } from './timings.ts';
 import { useLazyDialog } from './use-dialog.ts';
 import './marketing.css';
@@ -118,6 +120,8 @@ const REVENUE = [
 /** The signed-out home page: the StreamShop and Stream Disc story with its sign-up forms. */
 export function LandingPage() {
   usePageMeta('/');
+  // The operator's addresses (NEWSLETTER_FORM_URL and the product sites): unset ones have no link.
+  const links = useSiteLinks();
   const newsletter = useLazyDialog();
   const founders = useLazyDialog();
   const { reactions, addReaction } = useFloatingReactions(REACTION_LIFETIME_MS);
@@ -138,6 +142,12 @@ export function LandingPage() {
               businesses, and home of the Stream Disc: a collectible you tap to stream or to buy.
             </p>
             <div className="mt-8 flex flex-wrap gap-3">
+              <Button size="lg" asChild>
+                <Link to="/explore" data-testid="hero-shop-now">
+                  <Store aria-hidden="true" />
+                  Shop now
+                </Link>
+              </Button>
               <Button size="lg" onClick={() => newsletter.show()} data-testid="newsletter-button">
                 <Mail aria-hidden="true" />
                 Join the Beta
@@ -153,15 +163,20 @@ export function LandingPage() {
               </Button>
             </div>
             <p className="mt-4 text-muted-foreground text-sm">
-              Prefer email updates only?{' '}
-              <ExternalLink
-                href={NEWSLETTER_FORM_URL}
-                className="text-purple-300 underline-offset-4 hover:underline"
-                testId="newsletter-external"
-              >
-                Open the newsletter form
-              </ExternalLink>
-              . Already selling?{' '}
+              {links.newsletterForm ? (
+                <>
+                  Prefer email updates only?{' '}
+                  <ExternalLink
+                    href={links.newsletterForm}
+                    className="text-purple-300 underline-offset-4 hover:underline"
+                    testId="newsletter-external"
+                  >
+                    Open the newsletter form
+                  </ExternalLink>
+                  .{' '}
+                </>
+              ) : null}
+              Already selling?{' '}
               <Link to="/signin" className="text-purple-300 underline-offset-4 hover:underline">
                 Log in
               </Link>
@@ -174,6 +189,8 @@ export function LandingPage() {
           </div>
         </div>
       </section>
+
+      <LiveNow />
 
       <Section
         id="disc"
@@ -285,24 +302,38 @@ export function LandingPage() {
 
       <Section id="products" eyebrow="Our products" title="The StreamShop family">
         <ul className="grid gap-4 md:grid-cols-3">
-          {PRODUCT_SITES.map((site) => (
-            <li key={site.name}>
-              <ExternalLink
-                href={site.href}
-                className="flex h-full gap-4 rounded-xl border border-border bg-card/70 p-5 transition-colors hover:border-primary"
-                testId="product-site-link"
-              >
+          {productSites(links).map((site) => {
+            const card = 'flex h-full gap-4 rounded-xl border border-border bg-card/70 p-5';
+            const content = (
+              <>
                 <ProductMark name={site.name} className="shrink-0" />
                 <span>
                   <span className="flex items-center gap-1.5 font-semibold">
                     {site.name}
-                    <ExternalLinkIcon className="size-3.5" aria-hidden="true" />
+                    {site.href ? <ExternalLinkIcon className="size-3.5" aria-hidden="true" /> : null}
                   </span>
                   <span className="mt-1 block text-muted-foreground text-sm">{site.blurb}</span>
                 </span>
-              </ExternalLink>
-            </li>
-          ))}
+              </>
+            );
+            return (
+              <li key={site.name}>
+                {site.href ? (
+                  <ExternalLink
+                    href={site.href}
+                    className={`${card} transition-colors hover:border-primary`}
+                    testId="product-site-link"
+                  >
+                    {content}
+                  </ExternalLink>
+                ) : (
+                  <div className={card} data-testid="product-site">
+                    {content}
+                  </div>
+                )}
+              </li>
+            );
+          })}
         </ul>
       </Section>
 

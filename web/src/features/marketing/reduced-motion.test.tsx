@@ -32,8 +32,16 @@ function emulateReducedMotion(reduce: boolean) {
 const pass = (ms: number) => act(async () => void (await vi.advanceTimersByTimeAsync(ms)));
 
 function show(Page: ComponentType, path: string) {
+  const queryClient = createQueryClient({ onUnauthorized: () => {} });
+  // The cache's garbage-collection timers (the live rooms' query) are the app's, not the page's
+  // motion: without them, any timer counted is one the page runs.
+  const defaults = queryClient.getDefaultOptions();
+  queryClient.setDefaultOptions({
+    ...defaults,
+    queries: { ...defaults.queries, gcTime: Number.POSITIVE_INFINITY },
+  });
   render(
-    <AppProviders queryClient={createQueryClient({ onUnauthorized: () => {} })}>
+    <AppProviders queryClient={queryClient}>
       <MemoryRouter initialEntries={[path]}>
         <Page />
       </MemoryRouter>

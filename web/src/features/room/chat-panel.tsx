@@ -169,7 +169,7 @@ export function ChatPanel({
   const [draft, setDraft] = useState('');
   const bodyId = useId();
   const inputId = useId();
-  const listRef = useRef<HTMLOListElement>(null);
+  const listRef = useRef<HTMLDivElement>(null);
   const lastSent = useRef('');
   const { user } = useAuth();
   // The panel lives on /room/:name; the owner knows they moderate, anyone else asks.
@@ -225,74 +225,77 @@ export function ChatPanel({
         </button>
       </h2>
       <div id={bodyId} hidden={!expanded} className="flex min-h-0 flex-1 flex-col">
-        <ol
+        {/* The log wraps the list: a role on the <ol> itself would leave its items outside any list. */}
+        <div
           ref={listRef}
-          className="min-h-48 flex-1 space-y-2 overflow-y-auto px-4 py-3 lg:min-h-0"
+          className="min-h-48 flex-1 overflow-y-auto px-4 py-3 lg:min-h-0"
           role="log"
           aria-live="polite"
           aria-label="Chat messages"
           data-testid="chat-messages"
         >
-          {messages.length === 0 ? (
-            <li className="py-8 text-center text-muted-foreground text-sm" data-testid="chat-empty">
-              No messages yet. Say hello!
-            </li>
-          ) : (
-            messages.map((message) => (
-              <li
-                key={message.id}
-                className="group flex items-start gap-2 text-sm"
-                data-testid="chat-message"
-              >
-                {message.kind === 'purchase' ? (
-                  <PurchaseLine
-                    text={message.message}
-                    time={
+          <ol className="space-y-2">
+            {messages.length === 0 ? (
+              <li className="py-8 text-center text-muted-foreground text-sm" data-testid="chat-empty">
+                No messages yet. Say hello!
+              </li>
+            ) : (
+              messages.map((message) => (
+                <li
+                  key={message.id}
+                  className="group flex items-start gap-2 text-sm"
+                  data-testid="chat-message"
+                >
+                  {message.kind === 'purchase' ? (
+                    <PurchaseLine
+                      text={message.message}
+                      time={
+                        <time className="ml-1.5 text-muted-foreground text-xs" dateTime={message.timestamp}>
+                          {formatTime(message.timestamp)}
+                        </time>
+                      }
+                    />
+                  ) : (
+                    <div className="min-w-0 flex-1 break-words">
+                      <span
+                        className={cn(
+                          'mr-1.5 font-semibold',
+                          message.username === hostHandle ? 'text-primary' : 'text-foreground',
+                        )}
+                        data-testid="chat-message-author"
+                      >
+                        @{message.username}
+                      </span>
+                      {/* Plain text: React escapes it, so HTML in a message is never interpreted. */}
+                      <span className="text-foreground/90" data-testid="chat-message-text">
+                        {message.message}
+                      </span>
                       <time className="ml-1.5 text-muted-foreground text-xs" dateTime={message.timestamp}>
                         {formatTime(message.timestamp)}
                       </time>
-                    }
-                  />
-                ) : (
-                  <div className="min-w-0 flex-1 break-words">
-                    <span
-                      className={cn(
-                        'mr-1.5 font-semibold',
-                        message.username === hostHandle ? 'text-primary' : 'text-foreground',
-                      )}
-                      data-testid="chat-message-author"
-                    >
-                      @{message.username}
-                    </span>
-                    {/* Plain text: React escapes it, so HTML in a message is never interpreted. */}
-                    <span className="text-foreground/90" data-testid="chat-message-text">
-                      {message.message}
-                    </span>
-                    <time className="ml-1.5 text-muted-foreground text-xs" dateTime={message.timestamp}>
-                      {formatTime(message.timestamp)}
-                    </time>
-                  </div>
-                )}
-                {canModerate && message.username !== hostHandle && message.username !== user?.handle ? (
-                  <MessageMenu
-                    message={message}
-                    onDelete={() => send({ type: 'delete_message', id: message.id })}
-                    onTimeOut={
-                      message.kind === 'purchase'
-                        ? undefined
-                        : (seconds) => send({ type: 'timeout_user', username: message.username, seconds })
-                    }
-                    onBan={
-                      message.kind === 'purchase'
-                        ? undefined
-                        : () => send({ type: 'ban_user', username: message.username })
-                    }
-                  />
-                ) : null}
-              </li>
-            ))
-          )}
-        </ol>
+                    </div>
+                  )}
+                  {canModerate && message.username !== hostHandle && message.username !== user?.handle ? (
+                    <MessageMenu
+                      message={message}
+                      onDelete={() => send({ type: 'delete_message', id: message.id })}
+                      onTimeOut={
+                        message.kind === 'purchase'
+                          ? undefined
+                          : (seconds) => send({ type: 'timeout_user', username: message.username, seconds })
+                      }
+                      onBan={
+                        message.kind === 'purchase'
+                          ? undefined
+                          : () => send({ type: 'ban_user', username: message.username })
+                      }
+                    />
+                  ) : null}
+                </li>
+              ))
+            )}
+          </ol>
+        </div>
         <div className="border-border border-t p-3">
           {error ? (
             <p role="alert" className="mb-2 text-destructive text-sm" data-testid="chat-error">

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../app/query-client.ts';
 import { EncoderPanel } from './encoder-panel.tsx';
 import { ObsSetupCard } from './obs-setup-card.tsx';
+import type { EncoderStatus } from './owner-view.ts';
 
 configure({ asyncUtilTimeout: 4000 });
 
@@ -28,7 +29,7 @@ const ingest = {
 };
 
 /** The host's OBS parts, with GET /api/ingest answering `rtmp`; the requests made, in order. */
-function renderPanels(rtmp: boolean, cameraLive = false) {
+function renderPanels(rtmp: boolean, status: EncoderStatus = 'waiting') {
   const asked: string[] = [];
   vi.stubGlobal(
     'fetch',
@@ -42,7 +43,7 @@ function renderPanels(rtmp: boolean, cameraLive = false) {
   render(
     <QueryClientProvider client={createQueryClient({ onUnauthorized: () => {} })}>
       <ObsSetupCard plan="free" />
-      <EncoderPanel roomName={ROOM} cameraLive={cameraLive} />
+      <EncoderPanel roomName={ROOM} status={status} />
     </QueryClientProvider>,
   );
   return asked;
@@ -61,10 +62,17 @@ describe('Stream from OBS', () => {
   });
 
   it('says the camera is live instead of waiting for an encoder while this browser broadcasts', async () => {
-    renderPanels(true, true);
+    renderPanels(true, 'camera');
     const state = await screen.findByTestId('encoder-state');
     expect(state.textContent).toBe('Live from your camera');
     expect(state.getAttribute('data-state')).toBe('camera');
+  });
+
+  it('says the encoder is received once it connects, not that the page waits for it', async () => {
+    renderPanels(true, 'receiving');
+    const state = await screen.findByTestId('encoder-state');
+    expect(state.textContent).toBe('Receiving from your encoder');
+    expect(state.getAttribute('data-state')).toBe('receiving');
   });
 
   it('shows nothing, and asks for no key, on a server that takes no encoder', async () => {

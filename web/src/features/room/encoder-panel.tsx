@@ -16,12 +16,14 @@ import { ingestQueryOptions, useEncodersTaken, useRotateIngestKeyMutation } from
 import { copyText, selectText } from './copy-text.ts';
 import { HIDDEN_KEY, OBS_HOW_TO } from './encoder-settings.ts';
 import { EncoderSettingsList } from './encoder-settings-list.tsx';
+import { ENCODER_STATUS_LABELS, type EncoderStatus } from './owner-view.ts';
 
 /**
- * Whether an encoder publishes now: green when it does, muted while the page waits for one (or,
- * while this browser's camera is live, says the encoder is not in use).
+ * What feeds the stream now: green while an encoder publishes, muted while the page waits for one
+ * (or says this browser's camera is live, or that nothing comes in although the stream is live).
  */
-function EncoderState({ connected, cameraLive }: { connected: boolean; cameraLive: boolean }) {
+function EncoderState({ status }: { status: EncoderStatus }) {
+  const connected = status === 'receiving';
   return (
     <Badge
       variant="outline"
@@ -32,14 +34,14 @@ function EncoderState({ connected, cameraLive }: { connected: boolean; cameraLiv
           ? 'border-emerald-500/40 bg-emerald-500/15 text-emerald-300'
           : 'border-border bg-muted text-muted-foreground',
       )}
-      data-state={connected ? 'connected' : cameraLive ? 'camera' : 'waiting'}
+      data-state={status}
       data-testid="encoder-state"
     >
       <span
         className={cn('size-1.5 rounded-full', connected ? 'animate-pulse bg-emerald-400' : 'bg-current')}
         aria-hidden="true"
       />
-      {connected ? 'Encoder connected' : cameraLive ? 'Live from your camera' : 'Waiting for your encoder'}
+      {ENCODER_STATUS_LABELS[status]}
     </Badge>
   );
 }
@@ -136,7 +138,8 @@ function IngestDetails({ roomName, ingest }: { roomName: string; ingest: Ingest 
         <Button
           variant="ghost"
           size="sm"
-          className="-ml-3 text-destructive hover:text-destructive sm:ml-0"
+          // Lighter than the destructive fill: small red text on the dark card must stay readable.
+          className="-ml-3 text-red-400 hover:text-red-300 sm:ml-0"
           onClick={() => setConfirming(true)}
           data-testid="reset-key"
         >
@@ -175,12 +178,12 @@ function IngestDetails({ roomName, ingest }: { roomName: string; ingest: Ingest 
  * plan's encoder settings, and whether an encoder publishes now (polled). Nothing on a server that
  * takes no encoder (RTMP off).
  */
-export function EncoderPanel({ roomName, cameraLive }: { roomName: string; cameraLive: boolean }) {
+export function EncoderPanel({ roomName, status }: { roomName: string; status: EncoderStatus }) {
   if (!useEncodersTaken()) return null;
-  return <EncoderPanelCard roomName={roomName} cameraLive={cameraLive} />;
+  return <EncoderPanelCard roomName={roomName} status={status} />;
 }
 
-function EncoderPanelCard({ roomName, cameraLive }: { roomName: string; cameraLive: boolean }) {
+function EncoderPanelCard({ roomName, status }: { roomName: string; status: EncoderStatus }) {
   const query = useQuery(ingestQueryOptions(roomName));
   const ingest = query.data;
 
@@ -212,7 +215,7 @@ function EncoderPanelCard({ roomName, cameraLive }: { roomName: string; cameraLi
             <MonitorUp className="size-5 text-primary" aria-hidden="true" />
             Stream from OBS
           </CardTitle>
-          {ingest ? <EncoderState connected={ingest.encoderConnected} cameraLive={cameraLive} /> : null}
+          {ingest ? <EncoderState status={status} /> : null}
         </div>
         <CardDescription>
           Go live from OBS or any RTMP encoder instead of your camera: the stream starts as soon as your

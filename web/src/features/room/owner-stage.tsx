@@ -1,18 +1,23 @@
 import { Camera, CameraOff, Loader2, Mic, MicOff, Radio, Square, VideoOff } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Button } from '../../components/ui/button.tsx';
+import type { CameraAction } from './owner-view.ts';
 import { CAMERA_ERROR_MESSAGE, CAMERA_ERROR_TITLE, type useCamera } from './use-camera.ts';
 
-/** The host's stage: the local camera preview (muted), mic and camera toggles, Start/End Stream. */
+/**
+ * The host's stage when the camera is what they publish: the local preview (muted), mic and camera
+ * toggles, and Start Stream before the stream is live, End Stream while this page sends it, or
+ * Resume Stream and End Stream while it is live and this page sends nothing (after a reload).
+ */
 export function OwnerStage({
   camera,
-  broadcasting,
+  action,
   busy,
   onStart,
   onEnd,
 }: {
   camera: ReturnType<typeof useCamera>;
-  broadcasting: boolean;
+  action: CameraAction;
   busy: boolean;
   onStart: () => void;
   onEnd: () => void;
@@ -88,18 +93,25 @@ export function OwnerStage({
         >
           {cameraOn ? <Camera aria-hidden="true" /> : <CameraOff aria-hidden="true" />}
         </Button>
-        <div className="ml-auto flex gap-2">
-          {broadcasting ? (
-            <Button variant="destructive" onClick={onEnd} disabled={busy} data-testid="end-stream">
-              {busy ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Square aria-hidden="true" />}
-              End Stream
-            </Button>
-          ) : (
+        <div className="ml-auto flex flex-wrap justify-end gap-2">
+          {action === 'start' ? (
             <Button onClick={onStart} disabled={!stream || busy} data-testid="start-stream">
               {busy ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Radio aria-hidden="true" />}
               Start Stream
             </Button>
-          )}
+          ) : null}
+          {action === 'resume' ? (
+            <Button onClick={onStart} disabled={!stream || busy} data-testid="resume-stream">
+              {busy ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Radio aria-hidden="true" />}
+              Resume Stream
+            </Button>
+          ) : null}
+          {action !== 'start' ? (
+            <Button variant="destructive" onClick={onEnd} disabled={busy} data-testid="end-stream">
+              {busy ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Square aria-hidden="true" />}
+              End Stream
+            </Button>
+          ) : null}
         </div>
       </div>
     </div>

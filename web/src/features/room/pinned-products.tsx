@@ -1,6 +1,6 @@
 import { formatCents } from '@streamshop/contract/money.ts';
 import type { LiveOffer, RoomProduct } from '@streamshop/contract/shop.ts';
-import { ShoppingBag, Timer } from 'lucide-react';
+import { Pin, ShoppingBag, Timer } from 'lucide-react';
 import { useState } from 'react';
 import { ProductThumb } from '../../components/product-thumb.tsx';
 import { ShippingNote } from '../../components/shipping-note.tsx';
@@ -8,6 +8,7 @@ import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { useSellerTakesOrders } from '../../lib/api/payments.ts';
+import { cn } from '../../lib/cn.ts';
 import { formatCountdown } from '../../lib/countdown.ts';
 import { NOT_TAKING_ORDERS } from '../../lib/not-taking-orders.ts';
 import { offerSecondsLeft, priceNow, runningOffer } from './offer-clock.ts';
@@ -16,25 +17,32 @@ import { pinnedProducts, type ShopState } from './shop-state.ts';
 import { useServerNow } from './use-room-shop.ts';
 
 /** '3 left' or 'Sold Out', from the stock the room last heard of. */
-export function StockNote({ stock }: { stock: number }) {
+export function StockNote({ stock, testId = 'pinned-product-stock' }: { stock: number; testId?: string }) {
   return stock > 0 ? (
-    <span className="text-muted-foreground text-xs" data-testid="pinned-product-stock">
+    <span className="text-muted-foreground text-xs" data-testid={testId}>
       {stock.toLocaleString('en-US')} left
     </span>
   ) : (
-    <Badge variant="destructive" data-testid="pinned-product-stock">
+    <Badge variant="destructive" data-testid={testId}>
       Sold Out
     </Badge>
   );
 }
 
-function PinnedProductCard({
+/**
+ * A product of the room with its price now (the offer's while one runs on it), shipping, stock and
+ * Buy Now: pinned over the video ('pinned-product') or in the show's shop ('shop-product').
+ */
+export function RoomProductCard({
   product,
   offer,
   serverNowMs,
   canBuy,
   takesOrders,
   onBuy,
+  testId = 'pinned-product',
+  pinnedBadge = false,
+  className = 'bg-card/90 shadow-lg shadow-black/40 backdrop-blur',
 }: {
   product: RoomProduct;
   offer: LiveOffer | null;
@@ -43,36 +51,42 @@ function PinnedProductCard({
   /** False while the seller has not finished payout onboarding (see useSellerTakesOrders). */
   takesOrders: boolean;
   onBuy: () => void;
+  /** The card's test id; its parts' ids start with it ('…-title', '…-price', '…-stock'). */
+  testId?: 'pinned-product' | 'shop-product';
+  /** Say that the seller has it pinned (in the shop's list, where not every product is). */
+  pinnedBadge?: boolean;
+  className?: string;
 }) {
   const price = priceNow(product, offer);
   return (
-    <Card
-      className="flex items-center gap-2.5 bg-card/90 p-2 shadow-lg shadow-black/40 backdrop-blur"
-      data-testid="pinned-product"
-    >
+    <Card className={cn('flex items-center gap-2.5 p-2', className)} data-testid={testId}>
       <ProductThumb product={product} size="sm" />
       <div className="flex min-w-0 flex-1 flex-col gap-0.5">
+        {/* Over the video one line; in the shop's list the whole title (up to two lines). */}
         <p
-          className="truncate font-semibold text-sm"
+          className={cn(
+            'font-semibold text-sm',
+            testId === 'shop-product' ? 'line-clamp-2 break-words' : 'truncate',
+          )}
           title={product.title}
-          data-testid="pinned-product-title"
+          data-testid={`${testId}-title`}
         >
           {product.title}
         </p>
         <p className="flex flex-wrap items-baseline gap-x-1.5 text-sm">
           <span
             className={price.offer ? 'font-bold text-primary' : 'font-bold'}
-            data-testid="pinned-product-price"
+            data-testid={`${testId}-price`}
           >
             {formatCents(price.priceCents)}
           </span>
           {price.regularCents !== null ? (
-            <s className="text-muted-foreground text-xs" data-testid="pinned-product-regular-price">
+            <s className="text-muted-foreground text-xs" data-testid={`${testId}-regular-price`}>
               <span className="sr-only">Regular price </span>
               {formatCents(price.regularCents)}
             </s>
           ) : null}
-          <ShippingNote product={product} testId="pinned-product-shipping" />
+          <ShippingNote product={product} testId={`${testId}-shipping`} />
         </p>
         <p className="flex flex-wrap items-center gap-x-2 gap-y-0.5 text-xs">
           {price.offer ? (
@@ -87,7 +101,13 @@ function PinnedProductCard({
               </span>
             </>
           ) : null}
-          <StockNote stock={product.stock} />
+          <StockNote stock={product.stock} testId={`${testId}-stock`} />
+          {pinnedBadge ? (
+            <Badge variant="secondary" className="gap-1 px-1.5 py-0" data-testid={`${testId}-pinned`}>
+              <Pin className="size-3" aria-hidden="true" />
+              Pinned
+            </Badge>
+          ) : null}
         </p>
       </div>
       {canBuy && !takesOrders ? (
@@ -132,7 +152,7 @@ export function PinnedProducts({
       <ul className="grid grid-cols-1 gap-2">
         {pinned.map((product) => (
           <li key={product.id}>
-            <PinnedProductCard
+            <RoomProductCard
               product={product}
               offer={offer}
               serverNowMs={serverNowMs}

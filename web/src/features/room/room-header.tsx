@@ -1,4 +1,5 @@
 import { Clock, Eye } from 'lucide-react';
+import { LIVE_BADGE_CLASS } from '../../components/product-card.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { formatCountdown } from '../../lib/countdown.ts';
 
@@ -30,7 +31,11 @@ export function RoomHeader({
             {title}
           </h1>
           {live ? (
-            <Badge variant="live" className="mt-1.5 shrink-0 gap-1.5 uppercase" data-testid="live-badge">
+            <Badge
+              variant="live"
+              className={`mt-1.5 shrink-0 gap-1.5 uppercase ${LIVE_BADGE_CLASS}`}
+              data-testid="live-badge"
+            >
               <span className="size-1.5 animate-pulse rounded-full bg-white" aria-hidden="true" />
               Live
             </Badge>

@@ -24,9 +24,11 @@ import { EncoderStage } from './encoder-stage.tsx';
 import { EndedStage } from './ended-stage.tsx';
 import { LineupPanel } from './lineup-panel.tsx';
 import { OwnerStage } from './owner-stage.tsx';
+import { type CameraAction, cameraAction } from './owner-view.ts';
 import { PinnedProducts } from './pinned-products.tsx';
 import { ReplayShop } from './replay-shop.tsx';
 import { RoomHeader } from './room-header.tsx';
+import { RoomShop } from './room-shop.tsx';
 import { CAMERA_ERROR_MESSAGE, CAMERA_ERROR_TITLE, useCamera } from './use-camera.ts';
 import { useEncoderMode } from './use-encoder-mode.ts';
 import { useRoomSocket } from './use-room-socket.ts';
@@ -105,11 +107,22 @@ function Room({ roomName, stream }: { roomName: string; stream: Stream | undefin
 
   // --- The host's side: camera or encoder (OBS), publisher, start and end. ---
   const [broadcasting, setBroadcasting] = useState(false);
-  const encoder = useEncoderMode(roomName, isHost && !ended, broadcasting);
-  // No camera while an encoder streams; none either until the page knows whether one does.
-  const camera = useCamera(isHost && !ended && encoder.settled && !encoder.active);
+  // While live from elsewhere (a reload, another page), the seller chose to send this camera.
+  const [cameraChosen, setCameraChosen] = useState(false);
+  // The button pressed keeps its place while the start call runs (the stream may go live first).
+  const [pressed, setPressed] = useState<CameraAction>('start');
   const startMutation = useStreamControlMutation(roomName, 'start');
   const endMutation = useStreamControlMutation(roomName, 'end');
+  const encoder = useEncoderMode(roomName, isHost && !ended, {
+    live,
+    // Starting counts: the stream can go live before the start call answers.
+    broadcasting: broadcasting || startMutation.isPending,
+    cameraChosen,
+  });
+  // An encoder that connects takes the stage back from a camera chosen while none did.
+  if (encoder.connected && cameraChosen) setCameraChosen(false);
+  // No camera while the stage shows the stream's output; none until the page knows which it shows.
+  const camera = useCamera(isHost && !ended && encoder.settled && encoder.stage === 'camera');
   const broadcasterRef = useRef<Broadcaster | null>(null);
   const [replayVideo, setReplayVideo] = useState<HTMLVideoElement | null>(null);
   const finishing = useRef(false);
@@ -124,8 +137,10 @@ function Room({ roomName, stream }: { roomName: string; stream: Stream | undefin
   useEffect(() => () => broadcasterRef.current?.stop(), []);
 
   const startStream = async () => {
+    const resuming = live;
     const mediaStream = camera.stream;
     if (!mediaStream) return;
+    setPressed(resuming ? 'resume' : 'start');
     try {
       await startMutation.mutateAsync();
     } catch (error) {
@@ -139,7 +154,8 @@ function Room({ roomName, stream }: { roomName: string; stream: Stream | undefin
     broadcasterRef.current = broadcaster;
     broadcaster.start();
     setBroadcasting(true);
-    toast({ title: 'Stream Started', description: 'You are now live! Viewers can join your stream.' });
+    if (resuming) toast({ title: 'Stream Resumed', description: 'Viewers see your camera again.' });
+    else toast({ title: 'Stream Started', description: 'You are now live! Viewers can join your stream.' });
   };
 
   const { stop: stopCamera } = camera;
@@ -169,22 +185,23 @@ function Room({ roomName, stream }: { roomName: string; stream: Stream | undefin
 
   let stage: ReactNode;
   if (ended && !broadcasting) stage = <EndedStage roomName={roomName} onReplayVideo={setReplayVideo} />;
-  else if (isHost && encoder.active)
+  else if (isHost && encoder.stage === 'output')
     stage = (
       <EncoderStage
         roomName={roomName}
         live={live}
         posterUrl={stream?.thumbnailUrl}
-        encoderConnected={encoder.connected}
+        status={encoder.status}
         busy={endMutation.isPending}
         onEnd={() => void finishStream()}
+        onUseCamera={() => setCameraChosen(true)}
       />
     );
   else if (isHost)
     stage = (
       <OwnerStage
         camera={camera}
-        broadcasting={broadcasting}
+        action={startMutation.isPending ? pressed : cameraAction({ live, broadcasting })}
         busy={startMutation.isPending || endMutation.isPending}
         onStart={() => void startStream()}
         onEnd={() => void finishStream()}
@@ -192,15 +209,19 @@ function Room({ roomName, stream }: { roomName: string; stream: Stream | undefin
     );
   else
     stage = (
-      <ViewerStage roomName={roomName} live={live} posterUrl={stream?.thumbnailUrl}>
-        {/* Over the video's corner (under it on a phone); Buy Now opens a sheet, so the video plays on. */}
-        <PinnedProducts
-          roomName={roomName}
-          shop={shop}
-          canBuy
-          className="sm:absolute sm:right-3 sm:bottom-3 sm:w-96 sm:max-w-[60%]"
-        />
-      </ViewerStage>
+      <>
+        <ViewerStage roomName={roomName} live={live} posterUrl={stream?.thumbnailUrl}>
+          {/* Over the video's corner (under it on a phone); Buy Now opens a sheet, so the video plays on. */}
+          <PinnedProducts
+            roomName={roomName}
+            shop={shop}
+            canBuy
+            className="sm:absolute sm:right-3 sm:bottom-3 sm:w-96 sm:max-w-[60%]"
+          />
+        </ViewerStage>
+        {/* The whole lineup, pinned or not, in a sheet. */}
+        <RoomShop roomName={roomName} shop={shop} hostHandle={hostHandle} />
+      </>
     );
 
   // Under the stage: the lineup for whoever runs the room, the product chapters of a replay.
@@ -243,7 +264,7 @@ function Room({ roomName, stream }: { roomName: string; stream: Stream | undefin
       <div className="mt-6 grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="grid grid-cols-1 gap-4">
           {stage}
-          {isHost && !ended ? <EncoderPanel roomName={roomName} cameraLive={broadcasting} /> : null}
+          {isHost && !ended ? <EncoderPanel roomName={roomName} status={encoder.status} /> : null}
           {shopSection}
           {stream?.description ? (
             <p className="whitespace-pre-line text-muted-foreground text-sm">{stream.description}</p>

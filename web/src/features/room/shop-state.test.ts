@@ -6,6 +6,7 @@ import {
   type KnownShop,
   parseShopEvent,
   pinnedProducts,
+  shopLineup,
   shopReducer,
 } from './shop-state.ts';
 
@@ -154,6 +155,20 @@ describe('pinnedProducts', () => {
   it('lists the pinned products in pin order', () => {
     const shop = shopAt('2025-01-01T00:00:00.000Z', { pinned: ['b', 'a', 'gone'] });
     expect(pinnedProducts(shop).map((p) => p.id)).toEqual(['b', 'a']);
+  });
+});
+
+describe('shopLineup', () => {
+  it('lists every lineup product, the pinned ones first in pin order, then the rest in lineup order', () => {
+    const shop = shopAt('2025-01-01T00:00:00.000Z', {
+      lineup: [product('a'), product('b'), product('c'), product('d')],
+      pinned: ['c', 'a', 'gone'],
+    });
+    expect(shopLineup(shop).map((p) => p.id)).toEqual(['c', 'a', 'b', 'd']);
+  });
+
+  it('is empty until the shop has loaded', () => {
+    expect(shopLineup(null)).toEqual([]);
   });
 });
 

@@ -86,3 +86,10 @@ export function pinnedProducts(shop: ShopState): RoomShop['lineup'] {
   if (!shop) return [];
   return shop.pinned.flatMap((id) => shop.lineup.filter((product) => product.id === id));
 }
+
+/** The whole lineup for the show's shop: the pinned products first (in pin order), then the rest in lineup order. */
+export function shopLineup(shop: ShopState): RoomShop['lineup'] {
+  if (!shop) return [];
+  const pinned = pinnedProducts(shop);
+  return [...pinned, ...shop.lineup.filter((product) => !shop.pinned.includes(product.id))];
+}

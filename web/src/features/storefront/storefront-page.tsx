@@ -1,9 +1,14 @@
-import type { StorefrontResponse, StorefrontStream } from '@streamshop/contract/catalog.ts';
+import type { StorefrontResponse, StorefrontStream, Stream } from '@streamshop/contract/catalog.ts';
 import { useQuery } from '@tanstack/react-query';
-import { Eye, Package, PlayCircle, ShoppingBag, Store, UserX, Video } from 'lucide-react';
+import { ArrowRight, Eye, Package, PlayCircle, ShoppingBag, Store, UserX, Video } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import { EmptyState } from '../../components/empty-state.tsx';
-import { PRODUCT_GRID_CLASS, ProductCard, ProductGridSkeleton } from '../../components/product-card.tsx';
+import {
+  LIVE_BADGE_CLASS,
+  PRODUCT_GRID_CLASS,
+  ProductCard,
+  ProductGridSkeleton,
+} from '../../components/product-card.tsx';
 import { StreamPicture } from '../../components/stream-picture.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
@@ -49,6 +54,31 @@ function Stat({ value, label }: { value: number | undefined; label: string }) {
       )}
       <p className="text-muted-foreground text-sm">{label}</p>
     </div>
+  );
+}
+
+/** While the seller is live: a banner into their room. */
+function LiveNowBanner({ stream }: { stream: Stream }) {
+  return (
+    <Link
+      to={`/room/${encodeURIComponent(stream.roomName)}`}
+      className="group mb-8 flex items-center gap-3 rounded-xl border border-live/50 bg-live/10 p-3 transition-colors hover:bg-live/20 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring sm:p-4"
+      data-testid="storefront-live"
+    >
+      <Badge variant="live" className={`shrink-0 ${LIVE_BADGE_CLASS}`} aria-hidden="true">
+        LIVE
+      </Badge>
+      <span className="min-w-0 flex-1">
+        <span className="block font-semibold">Live now</span>
+        <span className="block truncate text-muted-foreground text-sm" data-testid="storefront-live-title">
+          {stream.title}
+        </span>
+      </span>
+      <span className="inline-flex shrink-0 items-center gap-1 font-medium text-sm group-hover:underline">
+        Join the room
+        <ArrowRight className="size-4" aria-hidden="true" />
+      </span>
+    </Link>
   );
 }
 
@@ -170,6 +200,7 @@ export function StorefrontPage() {
   return (
     <div className={PAGE_CLASS}>
       <StorefrontHeader handle={handle} data={data} />
+      {data?.liveStream ? <LiveNowBanner stream={data.liveStream} /> : null}
       <Tabs defaultValue="products">
         <TabsList aria-label="Storefront sections">
           <TabsTrigger value="products" data-testid="tab-products">

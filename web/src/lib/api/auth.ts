@@ -89,4 +89,6 @@ export function useCancelLinkMutation() {
 
 /** Browser navigations (not fetches): the server answers with redirects. */
 export const LOGOUT_NAVIGATION_URL = '/api/logout';
-export const externalSignInUrl = (provider: 'google' | 'replit') => `/api/auth/${provider}`;
+/** `next`: where to land once signed in (the server checks it again, see return-path.ts). */
+export const externalSignInUrl = (provider: 'google' | 'replit', next?: string) =>
+  next ? `/api/auth/${provider}?${new URLSearchParams({ next })}` : `/api/auth/${provider}`;
