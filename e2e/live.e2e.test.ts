@@ -24,6 +24,7 @@ describe('live streaming', { timeout: 90_000 }, () => {
   let buyer: WatchedPage;
   let roomPath = '';
   const sellerGreeting = 'Welcome! <b>Not bold</b> & 50% off tonight';
+  const sellerFarewell = 'Thanks for coming, see you next week';
 
   it('creates a stream from /golive and lands in the room with the camera preview', async () => {
     seller = await newPage();
@@ -175,6 +176,10 @@ describe('live streaming', { timeout: 90_000 }, () => {
 
   it('ends the stream: the seller lands on /dashboard and viewers see the ended state', async () => {
     const { page } = seller;
+    // Said in the stream's last moment: the replay's chat must still have it at the replay's end.
+    await page.getByTestId('chat-input').fill(sellerFarewell);
+    await page.getByTestId('chat-send').click();
+    await page.getByTestId('chat-message-text').filter({ hasText: sellerFarewell }).waitFor();
     await page.getByTestId('end-stream').click();
     await expectToast(page, 'Stream Ended');
     await page.waitForURL(url('/dashboard'));
@@ -196,14 +201,13 @@ describe('live streaming', { timeout: 90_000 }, () => {
       return video.play();
     });
     await waitForVideoFrame(page, 'vod-player', 10_000);
-    // The chat replays beside the video: at the end of the recording every message was sent.
+    // The chat replays beside the video: at the end of the recording every message was sent, the
+    // last one too (said just before End, after the last frame the recording kept).
     await page.getByTestId('vod-player').evaluate((video: HTMLVideoElement) => {
       video.currentTime = Number.isFinite(video.duration) ? video.duration : 1e6;
     });
-    await page
-      .getByTestId('chat-replay-message')
-      .filter({ hasText: 'Welcome!' })
-      .waitFor({ timeout: 10_000 });
+    for (const said of ['Welcome!', sellerFarewell])
+      await page.getByTestId('chat-replay-message').filter({ hasText: said }).waitFor({ timeout: 10_000 });
     expect(await page.locator('[data-testid="chat-replay"] b').count()).toBe(0);
     await page.screenshot({ path: `${SCREENSHOTS}room-replay.png` });
     guest.expectNoErrors(signedOut);

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Card } from '../../components/ui/card.tsx';
 import { cn } from '../../lib/cn.ts';
 import { chatReplayQueryOptions } from './api.ts';
-import { formatOffset, messagesUpTo } from './chat-replay.ts';
+import { formatOffset, messagesUpTo, replayMoment } from './chat-replay.ts';
 
 /** Beside the replay: the stream's chat as it was at the video's current moment. */
 export function ChatReplayPanel({
@@ -19,9 +19,9 @@ export function ChatReplayPanel({
   className?: string;
 }) {
   const replay = useQuery(chatReplayQueryOptions(roomName));
-  const [seconds, setSeconds] = useState(video.currentTime);
+  const [seconds, setSeconds] = useState(() => replayMoment(video));
   useEffect(() => {
-    const update = () => setSeconds(video.currentTime);
+    const update = () => setSeconds(replayMoment(video));
     // 'seeking' too: a seek to the very end can finish without 'seeked' (hls.js, nothing left to
     // buffer there), and the chat must still show everything up to that moment.
     const events = ['timeupdate', 'seeking', 'seeked', 'loadedmetadata', 'ended'] as const;

@@ -12,6 +12,18 @@ export function messagesUpTo(messages: ReplayMessage[], seconds: number): Replay
   return messages.slice(Math.max(0, end - REPLAY_VISIBLE), end);
 }
 
+/**
+ * The moment of the stream a replay's video is at, for `messagesUpTo`. At the video's end that is
+ * the end of the stream, whatever the video's length: the chat's moments are counted from the
+ * stream's start on the server's clock, and the recording starts a moment later (its encoder
+ * starting) and may lose its last second, so the last messages can lie past the video's length.
+ * They had all been said by the end.
+ */
+export function replayMoment(video: { currentTime: number; duration: number; ended: boolean }): number {
+  const atEnd = video.ended || (Number.isFinite(video.duration) && video.currentTime >= video.duration);
+  return atEnd ? Number.POSITIVE_INFINITY : video.currentTime;
+}
+
 /** 75.4 -> "1:15"; 3700 -> "1:01:40". */
 export function formatOffset(seconds: number): string {
   const whole = Math.max(0, Math.floor(seconds));
