@@ -5,34 +5,12 @@ import {
   productHeadTags,
   productJsonLd,
 } from '@streamshop/contract/product-seo.ts';
-import { DEFAULT_DESCRIPTION, type HeadTag } from '@streamshop/contract/seo.ts';
 import { useEffect } from 'react';
+import { resetHead, setHeadTag } from '../../lib/head-tags.ts';
 
 /** The head elements a product page owns (the server writes them too); removed when it goes. */
 const PAGE_OWNED =
   'link[rel="canonical"], meta[property^="og:"], meta[property^="product:"], meta[name^="twitter:"], meta[name="robots"], script[data-product-jsonld]';
-
-function setTag(tag: HeadTag): void {
-  if (tag.kind === 'title') {
-    document.title = tag.text;
-    return;
-  }
-  const selector = tag.kind === 'meta' ? `meta[${tag.attribute}="${tag.key}"]` : `link[rel="${tag.rel}"]`;
-  let element = document.head.querySelector(selector);
-  if (!element) {
-    element = document.createElement(tag.kind);
-    if (tag.kind === 'meta') element.setAttribute(tag.attribute, tag.key);
-    else element.setAttribute('rel', tag.rel);
-    document.head.append(element);
-  }
-  if (tag.kind === 'meta') element.setAttribute('content', tag.content);
-  else element.setAttribute('href', tag.href);
-}
-
-function resetHead(): void {
-  for (const element of document.head.querySelectorAll(PAGE_OWNED)) element.remove();
-  document.head.querySelector('meta[name="description"]')?.setAttribute('content', DEFAULT_DESCRIPTION);
-}
 
 /**
  * The product's title, description, Open Graph tags and JSON-LD, as the server writes them into
@@ -43,10 +21,10 @@ export function useProductHead(page: ProductPage | undefined, notFound: boolean)
   useEffect(() => {
     if (notFound) {
       document.title = PRODUCT_NOT_FOUND_TITLE;
-      return resetHead;
+      return () => resetHead(PAGE_OWNED);
     }
     if (!page) return;
-    for (const tag of productHeadTags(window.location.origin, page)) setTag(tag);
+    for (const tag of productHeadTags(window.location.origin, page)) setHeadTag(tag);
     let script = document.head.querySelector('script[data-product-jsonld]');
     if (!script) {
       script = document.createElement('script');
@@ -55,6 +33,6 @@ export function useProductHead(page: ProductPage | undefined, notFound: boolean)
       document.head.append(script);
     }
     script.textContent = jsonForScript(productJsonLd(window.location.origin, page));
-    return resetHead;
+    return () => resetHead(PAGE_OWNED);
   }, [page, notFound]);
 }
