@@ -41,3 +41,12 @@ export async function signUpThroughForm(page: Page, prefix: string): Promise<str
   await page.waitForURL(/\/dashboard$/);
   return account.handle;
 }
+
+/** Signs an existing account in through the form at /signin and waits for the dashboard. */
+export async function signInThroughForm(page: Page, handle: string, password: string) {
+  await page.goto('/signin');
+  await page.getByTestId('signin-handle').fill(handle);
+  await page.getByTestId('signin-password').fill(password);
+  await page.getByTestId('signin-submit').click();
+  await page.waitForURL(/\/dashboard$/);
+}

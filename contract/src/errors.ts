@@ -22,6 +22,12 @@ export const ERROR_CODES = [
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'RATE_LIMITED',
+  /** A bid without a saved card, or without a shipping address for a shipped product (402). */
+  'PAYMENT_METHOD_REQUIRED',
+  /** A bid refused or overtaken (409, with minNextBidCents): see contract/src/auctions.ts. */
+  'OUTBID',
+  'TOO_LOW',
+  'AUCTION_ENDED',
   'NOT_CONFIGURED',
   'SERVICE_UNAVAILABLE',
   'INTERNAL',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AuctionEvent } from './auctions.ts';
 import { streamSchema } from './catalog.ts';
 import { TIMEOUT_MAX_SEC, TIMEOUT_MIN_SEC } from './moderation.ts';
 import { roomNameSchema } from './room-name.ts';
@@ -111,6 +112,7 @@ export type ChatReplay = z.infer<typeof chatReplaySchema>;
 /** Messages the server sends on /ws?room={name}. */
 export type ServerMessage =
   | ShopEvent
+  | AuctionEvent
   | ChatMessage
   | { type: 'chat_history'; messages: ChatMessage[] }
   | { type: 'viewer_count'; count: number }

@@ -15,7 +15,7 @@ export const BLOCKED_WORD_MAX_LENGTH = 40;
 export const TIMEOUT_MIN_SEC = 10;
 export const TIMEOUT_MAX_SEC = 86_400;
 
-const handleField = z
+export const handleField = z
   .string({ error: 'handle is required' })
   .transform(normalizeHandle)
   .pipe(z.string().min(1, 'handle is required').regex(HANDLE_PATTERN, 'No user has this handle'));

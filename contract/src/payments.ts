@@ -72,6 +72,8 @@ export const TEST_CARDS = {
   expiredCard: '4000000000000069',
   incorrectCvc: '4000000000000127',
   requiresAuthentication: '4000002500003155',
+  /** Saves as a card (a setup succeeds), but every charge on it is declined (Stripe's 0341). */
+  declineAfterAttach: '4000000000000341',
 } as const;
 
 const digits = (value: string) => value.replace(/[\s-]/g, '');

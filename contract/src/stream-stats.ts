@@ -18,6 +18,15 @@ export const streamStatsSchema = z.object({
   live: streamSalesSchema,
   /** Bought from the replay. */
   replay: streamSalesSchema,
+  /** Its live auctions (issue 28): how many, sold, bids, bidders, and what the sold ones started at and fetched. */
+  auctions: z.object({
+    count: z.number().int().nonnegative(),
+    sold: z.number().int().nonnegative(),
+    bids: z.number().int().nonnegative(),
+    uniqueBidders: z.number().int().nonnegative(),
+    soldStartCents: z.number().int().nonnegative(),
+    soldForCents: z.number().int().nonnegative(),
+  }),
 });
 export type StreamStats = z.infer<typeof streamStatsSchema>;
 

@@ -4,6 +4,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Config, TrustProxy } from './config.ts';
 import type { Database } from './db/client.ts';
 import { accountPlugin } from './modules/account/plugin.ts';
+import { auctionsPlugin } from './modules/auctions/plugin.ts';
 import { authPlugin } from './modules/auth/plugin.ts';
 import { catalogPlugin } from './modules/catalog/plugin.ts';
 import { chatPlugin } from './modules/chat/plugin.ts';
@@ -13,6 +14,7 @@ import { healthPlugin } from './modules/health/plugin.ts';
 import { mediaPlugin } from './modules/media/plugin.ts';
 import { moderationPlugin } from './modules/moderation/plugin.ts';
 import { ordersPlugin } from './modules/orders/plugin.ts';
+import { paymentMethodsPlugin } from './modules/payment-methods/plugin.ts';
 import { payoutsPlugin } from './modules/payouts/plugin.ts';
 import { sellerPlugin } from './modules/seller/plugin.ts';
 import { seoPlugin } from './modules/seo/plugin.ts';
@@ -46,9 +48,11 @@ const MODULES = [
   chatPlugin,
   moderationPlugin,
   checkoutPlugin,
+  paymentMethodsPlugin,
   ordersPlugin,
   payoutsPlugin,
   shopPlugin,
+  auctionsPlugin,
   discPlugin,
   sitePlugin,
   seoPlugin,

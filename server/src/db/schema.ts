@@ -527,7 +527,7 @@ export const payments = pgTable(
     id: id(),
     /** Null for a payment by a visitor without an account (Stream Disc deposit). */
     userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['checkout', 'subscription', 'disc_preorder'] }).notNull(),
+    kind: text('kind', { enum: ['checkout', 'subscription', 'disc_preorder', 'auction'] }).notNull(),
     provider: text('provider').notNull(),
     /** The provider's id for the payment; null until the provider answered. */
     providerRef: text('provider_ref'),
@@ -789,6 +789,34 @@ export const localSubscriptions = pgTable('local_subscriptions', {
   createdAt: createdAt(),
 });
 
+/**
+ * The local provider's card setups and the cards they saved (its SetupIntents and PaymentMethods):
+ * a setup is confirmed with a test card in the browser; charging the saved card later decides it
+ * again (4000 0000 0000 0341 saves, then declines every charge, as Stripe's test card does).
+ */
+export const localCardSetups = pgTable(
+  'local_card_setups',
+  {
+    id: text('id').primaryKey(),
+    clientSecret: text('client_secret').notNull(),
+    customerRef: text('customer_ref').notNull(),
+    status: text('status', { enum: ['requires_payment_method', 'succeeded'] }).notNull(),
+    /** The saved card, once confirmed: its method ref (lpm_…) and what a charge on it does. */
+    methodRef: text('method_ref'),
+    cardNumber: text('card_number'),
+    brand: text('brand'),
+    last4: text('last4'),
+    expMonth: integer('exp_month'),
+    expYear: integer('exp_year'),
+    detachedAt: timestamp('detached_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('local_card_setups_secret_key').on(t.clientSecret),
+    uniqueIndex('local_card_setups_method_key').on(t.methodRef),
+  ],
+);
+
 /** Webhook events the local provider still has to deliver (an outbox, retried until accepted). */
 export const localWebhookEvents = pgTable(
   'local_webhook_events',
@@ -863,4 +891,170 @@ export const discOrders = pgTable(
     createdAt: createdAt(),
   },
   (t) => [check('disc_orders_quantity_check', sql`${t.quantity} between 1 and 1000`)],
+);
+
+/**
+ * A buyer's saved card at the payment provider (issue 28): charged off-session when they win an
+ * auction. `customerRef` is the provider's customer the card is attached to; the newest is the default.
+ */
+export const paymentMethods = pgTable(
+  'payment_methods',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    customerRef: text('customer_ref').notNull(),
+    methodRef: text('method_ref').notNull(),
+    brand: text('brand').notNull(),
+    last4: text('last4').notNull(),
+    expMonth: integer('exp_month').notNull(),
+    expYear: integer('exp_year').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('payment_methods_method_key').on(t.provider, t.methodRef),
+    index('payment_methods_user_idx').on(t.userId, t.createdAt),
+  ],
+);
+
+/** The provider's customer of each account (one per provider), made on the first card setup. */
+export const paymentCustomers = pgTable(
+  'payment_customers',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    customerRef: text('customer_ref').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.provider] })],
+);
+
+/**
+ * A live auction of one unit of a lineup product (issue 28, ADR 0022): one truth per auction, in
+ * this row, changed under its row lock. running → ended (claimed once, at ends_at, by whichever
+ * instance's update gets the row: the result is written then) or cancelled (before any bid). The
+ * winner's charge (payment_state pending → paid | declined) runs under a short lease
+ * (lease_token, leased_until), so a dead instance's settlement is taken over.
+ */
+export const auctions = pgTable(
+  'auctions',
+  {
+    id: id(),
+    streamId: uuid('stream_id')
+      .notNull()
+      .references(() => streams.id, { onDelete: 'cascade' }),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    sellerId: uuid('seller_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['running', 'ended', 'cancelled'] })
+      .notNull()
+      .default('running'),
+    startingBidCents: integer('starting_bid_cents').notNull(),
+    /** Null until the first bid. */
+    currentBidCents: integer('current_bid_cents'),
+    leaderId: uuid('leader_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The leader's maximum (secret: never in a response). */
+    leaderMaxCents: integer('leader_max_cents'),
+    suddenDeath: boolean('sudden_death').notNull().default(false),
+    extendSec: integer('extend_sec').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    bidCount: integer('bid_count').notNull().default(0),
+    /** Bumped by every change, so a viewer keeps the newest view across instances. */
+    version: integer('version').notNull().default(1),
+    /** The result, set at the close: the winner and the price (null when nobody bid). */
+    winnerId: uuid('winner_id').references(() => users.id, { onDelete: 'set null' }),
+    priceCents: integer('price_cents'),
+    /** Where the winner's charge is: pending (being charged), paid, declined (until pay_by). */
+    paymentState: text('payment_state', { enum: ['pending', 'paid', 'declined'] }),
+    /** The payment row of the charge (its id is the provider's idempotency key). */
+    paymentId: uuid('payment_id').references(() => payments.id),
+    orderId: uuid('order_id').references(() => orders.id, { onDelete: 'set null' }),
+    payBy: timestamp('pay_by', { withTimezone: true }),
+    lastError: text('last_error'),
+    /** The settlement's lease: bumped by every claim; a renewal keeps it only while unchanged. */
+    leaseToken: integer('lease_token').notNull().default(0),
+    leasedUntil: timestamp('leased_until', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // One auction at a time per room, by the database itself.
+    uniqueIndex('auctions_one_running_key').on(t.streamId).where(sql`${t.status} = 'running'`),
+    index('auctions_stream_idx').on(t.streamId, t.startedAt),
+    index('auctions_due_idx').on(t.status, t.endsAt),
+    index('auctions_settling_idx').on(t.paymentState).where(sql`${t.paymentState} = 'pending'`),
+    uniqueIndex('auctions_payment_key').on(t.paymentId),
+    check('auctions_starting_bid_check', sql`${t.startingBidCents} > 0`),
+  ],
+);
+
+/** Every accepted bid of an auction, in the order its row lock accepted them (`seq`). */
+export const auctionBids = pgTable(
+  'auction_bids',
+  {
+    auctionId: uuid('auction_id')
+      .notNull()
+      .references(() => auctions.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    bidderId: uuid('bidder_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    amountCents: integer('amount_cents').notNull(),
+    /** Placed by the server for the bidder's maximum. */
+    proxy: boolean('proxy').notNull().default(false),
+    /** The bidder's maximum as given with this bid (the proxy's maximum for a proxy bid). */
+    maxCents: integer('max_cents').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.auctionId, t.seq] })],
+);
+
+/**
+ * Every bid request the auction took (leading or outbid, a raised maximum too), by the client's id:
+ * the same clientBidId twice is one bid, and replaying them in `version` order gives the result.
+ */
+export const auctionBidRequests = pgTable(
+  'auction_bid_requests',
+  {
+    auctionId: uuid('auction_id')
+      .notNull()
+      .references(() => auctions.id, { onDelete: 'cascade' }),
+    bidderId: uuid('bidder_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    clientBidId: text('client_bid_id').notNull(),
+    outcome: text('outcome', { enum: ['leading', 'outbid'] }).notNull(),
+    /** The maximum the request named (a one-tap bid's amount): replaying requests gives the result. */
+    maxCents: integer('max_cents').notNull(),
+    /** The auction's version this request made: the order requests were taken in. */
+    version: integer('version').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.auctionId, t.bidderId, t.clientBidId] }),
+    uniqueIndex('auction_bid_requests_version_key').on(t.auctionId, t.version),
+  ],
+);
+
+/** Bidders a seller blocked from their rooms' auctions. */
+export const auctionBlocks = pgTable(
+  'auction_blocks',
+  {
+    sellerId: uuid('seller_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.sellerId, t.userId] })],
 );

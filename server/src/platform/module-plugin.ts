@@ -56,6 +56,8 @@ export interface ModuleOptions {
   localPayouts?: { enabled?: boolean; everyMs?: number; intervalMs?: number };
   /** Chat's per-user message buckets (default: in Redis when REDIS_URL is set, else in memory). */
   chatBuckets?: TokenBuckets;
+  /** How often each instance looks for due auctions and unsettled winners (default 1 s). */
+  auctionSweepMs?: number;
   /** Where the built SPA lives (default web/dist). */
   webDist?: string;
 }

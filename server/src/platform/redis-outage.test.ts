@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client.ts';
 import { type ChatClient, connectChat } from '../test/chat-client.ts';
 import { eventually, msUntil } from '../test/eventually.ts';
 import { freePort } from '../test/ports.ts';
+import { killRedis, redisInstalled, startRedis } from '../test/private-redis.ts';
 import {
   buildTestApp,
   createTestDatabase,
@@ -17,44 +18,10 @@ import {
  * Issue 18: Redis goes away under two instances on one database, and comes back. This test runs a
  * redis-server of its own on a free port (never the shared one) and kills it with SIGKILL.
  */
-const redisInstalled = spawnSync('redis-server', ['--version']).status === 0;
 if (!redisInstalled) console.warn('redis-server is not installed: the Redis outage test is skipped');
 
 /** How long Redis stays away: the issue's 20 s, four room heartbeats (5 s; one publish into the outage once ended the process). */
 const OUTAGE_MS = 20_000;
-
-function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`redis-server did not start within 10 s:\n${output}`));
-    }, 10_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Ready to accept connections')) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`redis-server exited (${code}) before it was ready:\n${output}`));
-    });
-  });
-}
-
-async function killRedis(child: ChildProcess | undefined) {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}
 
 /** Polls every 100 ms, at most `ms`. */
 const within = (ms: number) => ({ timeoutMs: ms, intervalMs: 100 });

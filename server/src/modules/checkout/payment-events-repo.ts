@@ -74,6 +74,12 @@ export async function insertOrder(
   return order.rows[0]?.id;
 }
 
+/** The order written for the payment, if any. */
+export async function orderOfPayment(tx: Tx, paymentId: string): Promise<string | undefined> {
+  const found = await tx.execute<{ id: string }>(sql`select id from orders where payment_id = ${paymentId}`);
+  return found.rows[0]?.id;
+}
+
 export async function markSucceeded(tx: Tx, paymentId: string, ref: string): Promise<void> {
   await tx.execute(sql`
     update payments set status = 'succeeded', provider_ref = coalesce(provider_ref, ${ref}),

@@ -14,6 +14,7 @@ import {
   markSubscriptionExpired,
   markSucceeded,
   noteFailedAttempt,
+  orderOfPayment,
   recordEvent,
   type SubscriptionToChange,
   takeOneUnit,
@@ -91,6 +92,29 @@ export async function applyPaymentEvent(
   });
 }
 
+/**
+ * A charge the server made and saw succeed (an auction's off-session charge), applied as its
+ * provider's `payment.succeeded` event would be: the order is written once, whichever of this and
+ * the webhook comes first. Answers the payment's order, and whether this call wrote it.
+ */
+export async function recordPaidCharge(
+  tx: Tx,
+  mail: CheckoutMail,
+  charge: { paymentId: string; ref: string; amountCents: number },
+): Promise<{ orderId: string | undefined; created: boolean }> {
+  const result = await paymentSucceeded(tx, mail, {
+    type: 'payment.succeeded',
+    id: `charge:${charge.paymentId}`,
+    createdAt: new Date(),
+    paymentId: charge.paymentId,
+    ref: charge.ref,
+    amountCents: charge.amountCents,
+  });
+  if (result.orderId) return { orderId: result.orderId, created: true };
+  // Written already, by the charge's webhook (which announced it) or an earlier try.
+  return { orderId: await orderOfPayment(tx, charge.paymentId), created: false };
+}
+
 async function paymentSucceeded(
   tx: Tx,
   mail: CheckoutMail,
@@ -110,7 +134,7 @@ async function paymentSucceeded(
     return refund(`Paid ${event.amountCents} cents where ${payment.amount_cents} were due`);
   }
 
-  if (payment.kind === 'checkout') {
+  if (payment.kind === 'checkout' || payment.kind === 'auction') {
     const sellerId = await takeOneUnit(tx, payment.product_id);
     const buyerId = payment.user_id;
     if (!sellerId || !buyerId) return refund('Sold out before the payment completed');

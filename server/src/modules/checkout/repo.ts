@@ -96,6 +96,19 @@ export async function liveHoldsOf(tx: Tx, productId: string): Promise<HoldRow[]>
 }
 
 /**
+ * Units of the product an auction has (ADR 0022): one while its auction runs, and one while its
+ * winner is being charged or, declined, may still pay with another card. The auctions module
+ * owns those rows; the stock they keep out of checkout is counted here, with the holds.
+ */
+export async function auctionUnitsOf(tx: Tx, productId: string): Promise<number> {
+  const found = await tx.execute<{ n: number | string }>(sql`
+    select count(*) as n from auctions
+    where product_id = ${productId} and (status = 'running'
+      or (status = 'ended' and (payment_state = 'pending' or (payment_state = 'declined' and pay_by > now()))))`);
+  return Number(found.rows[0]?.n ?? 0);
+}
+
+/**
  * The buyer's order of the product placed in the last `withinSec` seconds and still theirs (not
  * cancelled or refunded), the newest; undefined when there is none.
  */
@@ -180,6 +193,33 @@ export async function insertHold(tx: Tx, hold: NewHold): Promise<{ id: string; r
   const row = inserted.rows[0];
   if (!row) throw new Error('the payment row was not written');
   return { id: row.id, reservedUntil: new Date(row.reserved_until) };
+}
+
+/**
+ * The payment of a charge made without the buyer present (an auction's winner, charged with their
+ * saved card): pending until the charge answers; it holds no unit (the auction has it).
+ */
+export async function insertChargePayment(
+  tx: Tx,
+  charge: {
+    buyerId: string;
+    provider: string;
+    productId: string;
+    amountCents: number;
+    streamId: string;
+    shippingCents: number;
+    shippingAddress: ShippingAddress | null;
+  },
+): Promise<string> {
+  const inserted = await tx.execute<{ id: string }>(sql`
+    insert into payments (user_id, kind, provider, product_id, amount_cents, stream_id, show_buyer, during_live,
+      shipping_cents, shipping_address)
+    values (${charge.buyerId}, 'auction', ${charge.provider}, ${charge.productId}, ${charge.amountCents},
+      ${charge.streamId}, true, true, ${charge.shippingCents}, ${jsonb(charge.shippingAddress)})
+    returning id`);
+  const id = inserted.rows[0]?.id;
+  if (!id) throw new Error('the payment row was not written');
+  return id;
 }
 
 export async function failPayment(db: Db, paymentId: string, error: string): Promise<void> {

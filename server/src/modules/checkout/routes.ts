@@ -14,6 +14,8 @@ import {
   addressesQuerySchema,
   addressesResponseSchema,
   addressIdParamsSchema,
+  savedAddressSchema,
+  shippingAddressSchema,
 } from '@streamshop/contract/shipping.ts';
 import { checkoutBodySchema } from '@streamshop/contract/shop.ts';
 import type { FastifyBaseLogger } from 'fastify';
@@ -30,7 +32,7 @@ import { getOrder } from '../orders/service.ts';
 import type { CheckoutMail } from './mail.ts';
 import { applyPaymentEvent } from './payment-events.ts';
 import { completeRefunds, releaseBuyerHolds } from './payment-jobs.ts';
-import { openCheckout, removeAddress, savedAddresses } from './service.ts';
+import { addAddress, openCheckout, removeAddress, savedAddresses } from './service.ts';
 import {
   cancelSubscription,
   openSubscription,
@@ -157,6 +159,20 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{
     async (request) => ({
       addresses: await savedAddresses(db, signedInUser(request).id, { all: request.query.all === 'true' }),
     }),
+  );
+
+  // An address saved before any checkout (the auctions' "you bid, you buy" needs one to ship a win to).
+  app.post(
+    '/api/addresses',
+    {
+      config: SIGNED_IN,
+      schema: {
+        body: shippingAddressSchema,
+        response: { 201: savedAddressSchema, 400: errorBodySchema, 401: errorBodySchema },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await addAddress(db, signedInUser(request).id, request.body)),
   );
 
   app.delete(

@@ -1,18 +1,13 @@
 import type { CheckoutSession } from '@streamshop/contract/payments.ts';
-import {
-  SAVED_ADDRESSES_KEPT,
-  SAVED_ADDRESSES_LIMIT,
-  type SavedAddress,
-} from '@streamshop/contract/shipping.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { iso } from '../../db/time.ts';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { type PaymentProvider, providerUnavailable } from '../../platform/payments/provider.ts';
 import { payoutDestination, platformFee } from '../payouts/service.ts';
 import { activeOffer } from '../shop/service.ts';
-import { addressesOf, deleteAddress, saveAddress } from './addresses-repo.ts';
+import { saveAddress } from './addresses-repo.ts';
 import {
   attachProviderSession,
+  auctionUnitsOf,
   claimInterruptedSetup,
   expirePayment,
   failPayment,
@@ -148,24 +143,6 @@ const toSession = (charge: Charge, clientSecret: string, reservedUntil: Date): C
   shippingAddress: charge.shippingAddress,
   reservedUntil: reservedUntil.toISOString(),
 });
-
-/**
- * GET /api/addresses: the caller's saved addresses, the most recently used first; the few a
- * checkout offers, or with `all` every one kept (for settings).
- */
-export async function savedAddresses(
-  db: Db,
-  userId: string,
-  options: { all?: boolean } = {},
-): Promise<SavedAddress[]> {
-  const rows = await addressesOf(db, userId, options.all ? SAVED_ADDRESSES_KEPT : SAVED_ADDRESSES_LIMIT);
-  return rows.map(({ lastUsedAt, ...address }) => ({ ...address, lastUsedAt: iso(lastUsedAt) }));
-}
-
-/** DELETE /api/addresses/:id: forgets one of the caller's addresses; 404 for anyone else's. */
-export async function removeAddress(db: Db, userId: string, addressId: string): Promise<void> {
-  if (!(await deleteAddress(db, userId, addressId))) throw notFound('Address not found');
-}
 
 /**
  * 429 when the buyer (or their address) already holds as many units as allowed. Advisory locks,
@@ -351,7 +328,8 @@ function reserve(
         reservedUntil: new Date(mine.reserved_until),
       };
     }
-    const others = held.filter((row) => row.user_id !== buyerId).length;
+    const others =
+      held.filter((row) => row.user_id !== buyerId).length + (await auctionUnitsOf(tx, productId));
     if (product.stock <= 0 || others >= product.stock) {
       // No unit for a new hold. A buyer who paid for this product moments ago is coming back
       // (the answer to their payment was lost, a server died, a second tab): their order.
@@ -392,6 +370,24 @@ function reserve(
   });
 }
 
+/**
+ * Units of the product free for a new hold or an auction now: its stock less the live checkout
+ * holds and the units auctions have. Call with the product's row locked (lockProductForSale).
+ */
+export async function freeUnitsOf(tx: Tx, productId: string, stock: number): Promise<number> {
+  const held = await liveHoldsOf(tx, productId);
+  return stock - held.length - (await auctionUnitsOf(tx, productId));
+}
+
+export { addAddress, removeAddress, savedAddresses } from './addresses.ts';
+export type { CheckoutMail } from './mail.ts';
 // Orders (ADR 0016) give their payment back through the refund job's path.
 export { giveOrderBack } from './order-refunds-repo.ts';
+export { recordPaidCharge } from './payment-events.ts';
 export { completeRefunds } from './payment-jobs.ts';
+export {
+  failPayment,
+  insertChargePayment,
+  lockProduct as lockProductForSale,
+  type ShippingAddress,
+} from './repo.ts';

@@ -1,4 +1,5 @@
 import { modulePlugin } from '../../platform/module-plugin.ts';
+import { completeRefunds, giveOrderBack } from '../checkout/service.ts';
 import { announceStock } from '../shop/service.ts';
 import { orderRoutes } from './routes.ts';
 
@@ -11,6 +12,8 @@ export const ordersPlugin = modulePlugin('orders', async (app, p) => {
     provider: p.payments,
     // A cancelled or refunded order's unit is back on sale: the rooms showing it are told.
     onStockReturned: (productId) => announceStock(p.db, p.hub, productId),
+    // Checkout gives the payment back (checkout writes orders through this module, not the reverse).
+    refunds: { giveOrderBack, completeRefunds },
     autoDelivery: p.options.autoDelivery?.enabled,
     autoDeliverAfterMs: p.options.autoDelivery?.afterMs,
     autoDeliveryIntervalMs: p.options.autoDelivery?.intervalMs,

@@ -19,6 +19,7 @@ import {
   getOrder,
   listOrders,
   listRecentOrders,
+  type OrderRefunds,
   type OrdersContext,
   refundOrder,
   type StockListener,
@@ -42,6 +43,7 @@ export const orderRoutes: FastifyPluginAsyncZod<{
   provider: PaymentProvider;
   /** Called after a cancel or refund returned a unit to the product's stock (the rooms hear). */
   onStockReturned?: StockListener;
+  refunds: OrderRefunds;
   /** Run the auto-delivery job (default true). */
   autoDelivery?: boolean | undefined;
   /** Shipped orders count as delivered after this long (default AUTO_DELIVERY_DAYS). */
@@ -55,6 +57,7 @@ export const orderRoutes: FastifyPluginAsyncZod<{
     provider: options.provider,
     log: app.log,
     onStockReturned: options.onStockReturned,
+    refunds: options.refunds,
   };
 
   app.get(

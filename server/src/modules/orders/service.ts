@@ -20,7 +20,6 @@ import type { Mailer } from '../../platform/mail/mailer.ts';
 import type { MailBody } from '../../platform/mail/render.ts';
 import { decodeCursor, pageOf } from '../../platform/page-cursor.ts';
 import type { PaymentProvider } from '../../platform/payments/provider.ts';
-import { completeRefunds, giveOrderBack } from '../checkout/service.ts';
 import { recordRefund, recordSale } from '../payouts/service.ts';
 import {
   type OrderMailFacts,
@@ -57,6 +56,22 @@ export interface OrdersContext {
   log?: FastifyBaseLogger;
   /** A cancel or refund put a unit of the product back (after the commit): the rooms showing it hear. */
   onStockReturned?: StockListener;
+  /**
+   * How the payment is given back (checkout's, given by the plugin: checkout writes orders through
+   * this module's orderPlaced, so this module does not import checkout back).
+   */
+  refunds: OrderRefunds;
+}
+
+export interface OrderRefunds {
+  /** Marks the order's payment to be refunded and puts its unit back, in the order's transaction. */
+  giveOrderBack(
+    tx: Tx,
+    order: { paymentId: string | null; productId: string | null },
+    reason: string,
+  ): Promise<void>;
+  /** Asks the provider for the refund now (the payment job retries until it agrees). */
+  completeRefunds(db: Db, provider: PaymentProvider, log?: FastifyBaseLogger, only?: string): Promise<number>;
 }
 
 /** Told the product whose stock changed, after the commit. */
@@ -283,7 +298,7 @@ async function giveBack(
   const moved = await db.transaction(async (tx) => {
     const order = await move(tx);
     if (!order) return undefined;
-    await giveOrderBack(
+    await context.refunds.giveOrderBack(
       tx,
       { paymentId: order.payment_id, productId: order.product_id },
       event === 'refunded' ? 'Refunded by the seller' : 'Cancelled by the buyer',
@@ -309,9 +324,11 @@ async function giveBack(
       .catch((error) => context.log?.warn({ err: error }, 'announcing the returned stock failed'));
   }
   if (moved?.payment_id) {
-    await completeRefunds(db, context.provider, context.log, moved.payment_id).catch((error) =>
-      context.log?.warn({ err: error }, 'refund at the provider failed; the payment job retries'),
-    );
+    await context.refunds
+      .completeRefunds(db, context.provider, context.log, moved.payment_id)
+      .catch((error) =>
+        context.log?.warn({ err: error }, 'refund at the provider failed; the payment job retries'),
+      );
   }
   return moved;
 }

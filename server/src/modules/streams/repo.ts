@@ -171,6 +171,12 @@ export type StreamStatsRow = {
   live_revenue: number;
   replay_purchases: number;
   replay_revenue: number;
+  auctions: number;
+  auctions_sold: number;
+  auction_bids: number;
+  auction_bidders: number;
+  sold_start_cents: number;
+  sold_for_cents: number;
 };
 
 /**
@@ -197,7 +203,10 @@ export async function streamStatsRows(
       o.live_purchases::int as live_purchases,
       o.live_revenue::float8 as live_revenue,
       o.replay_purchases::int as replay_purchases,
-      o.replay_revenue::float8 as replay_revenue
+      o.replay_revenue::float8 as replay_revenue,
+      au.auctions::int as auctions, au.sold::int as auctions_sold, au.bids::int as auction_bids,
+      ab.bidders::int as auction_bidders, au.sold_start::float8 as sold_start_cents,
+      au.sold_for::float8 as sold_for_cents
     from streams s
     cross join lateral (
       select max(viewers) as peak, sum(viewers) as total, count(*) as samples
@@ -210,6 +219,16 @@ export async function streamStatsRows(
         count(*) filter (where not during_live) as replay_purchases,
         coalesce(sum(amount_cents) filter (where not during_live), 0) as replay_revenue
       from orders where stream_id = s.id and status in ('paid', 'shipped', 'delivered')) o
+    -- The auctions module's table (issue 28): its figures belong with the stream's others.
+    cross join lateral (
+      select count(*) as auctions, count(*) filter (where winner_id is not null) as sold,
+        coalesce(sum(bid_count), 0) as bids,
+        coalesce(sum(starting_bid_cents) filter (where winner_id is not null), 0) as sold_start,
+        coalesce(sum(price_cents) filter (where winner_id is not null), 0) as sold_for
+      from auctions where stream_id = s.id) au
+    cross join lateral (
+      select count(distinct b.bidder_id) as bidders from auction_bids b join auctions a on a.id = b.auction_id
+      where a.stream_id = s.id) ab
     where ${where}
     order by s.created_at desc limit ${limit}`);
   return result.rows;

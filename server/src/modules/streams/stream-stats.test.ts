@@ -49,6 +49,7 @@ const NO_STATS = {
   chatMessages: 0,
   live: { purchases: 0, revenueCents: 0 },
   replay: { purchases: 0, revenueCents: 0 },
+  auctions: { count: 0, sold: 0, bids: 0, uniqueBidders: 0, soldStartCents: 0, soldForCents: 0 },
 };
 
 describe('GET /api/streams/:name/stats', () => {
@@ -77,6 +78,7 @@ describe('GET /api/streams/:name/stats', () => {
     const response = await get(`/api/streams/${stream.roomName}/stats`, owner.cookie);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
+      ...NO_STATS,
       peakViewers: 12,
       averageViewers: 2.6, // 31 viewer-slots over 12 slots
       chatMessages: 3,

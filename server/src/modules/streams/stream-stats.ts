@@ -12,6 +12,14 @@ function toStreamStats(row: StreamStatsRow): StreamStats {
     chatMessages: Number(row.chat_messages),
     live: { purchases: Number(row.live_purchases), revenueCents: Number(row.live_revenue) },
     replay: { purchases: Number(row.replay_purchases), revenueCents: Number(row.replay_revenue) },
+    auctions: {
+      count: Number(row.auctions),
+      sold: Number(row.auctions_sold),
+      bids: Number(row.auction_bids),
+      uniqueBidders: Number(row.auction_bidders),
+      soldStartCents: Number(row.sold_start_cents),
+      soldForCents: Number(row.sold_for_cents),
+    },
   };
 }
 

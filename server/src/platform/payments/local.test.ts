@@ -1,6 +1,6 @@
 import { TEST_CARDS } from '@streamshop/contract/payments.ts';
 import { describe, expect, it } from 'vitest';
-import { DECLINE_MESSAGES, decideCard, passesLuhn } from './local-cards.ts';
+import { cardBrand, DECLINE_MESSAGES, decideCard, decideSetup, passesLuhn } from './local-cards.ts';
 import { parseLocalEvent, signLocalPayload, verifyLocalSignature } from './local-signature.ts';
 import { WebhookSignatureError } from './provider.ts';
 
@@ -40,6 +40,27 @@ describe('decideCard', () => {
   it('checks the Luhn digit', () => {
     expect(passesLuhn('4242424242424242')).toBe(true);
     expect(passesLuhn('4242424242424241')).toBe(false);
+  });
+});
+
+describe('decideSetup (saving a card)', () => {
+  it('saves 4000 0000 0000 0341, whose payments are declined, and refuses what a payment refuses', () => {
+    expect(decideSetup(card(TEST_CARDS.declineAfterAttach), now)).toEqual({
+      kind: 'approved',
+      last4: '0341',
+    });
+    expect(decideCard(card(TEST_CARDS.declineAfterAttach), now).kind).toBe('declined');
+    expect(decideSetup(card(TEST_CARDS.declineAfterAttach, 10, 2026), now).kind).toBe('declined');
+    expect(decideSetup(card(TEST_CARDS.declined), now).kind).toBe('declined');
+    expect(decideSetup(card(TEST_CARDS.requiresAuthentication), now)).toEqual({
+      kind: 'declined',
+      message: DECLINE_MESSAGES.setupNeedsAuthentication,
+    });
+  });
+
+  it('names the brand by the number', () => {
+    expect(cardBrand(TEST_CARDS.success)).toBe('visa');
+    expect(cardBrand(TEST_CARDS.successMastercard)).toBe('mastercard');
   });
 });
 

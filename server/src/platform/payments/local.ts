@@ -4,6 +4,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { conflict, notFound } from '../errors.ts';
 import { holdLeases, LEASE_SEC } from '../leases.ts';
 import { type Card, DECLINE_MESSAGES, decideCard } from './local-cards.ts';
+import { type LocalSavedCards, localSavedCards } from './local-cards-saved.ts';
 import {
   LOCAL_SIGNATURE_HEADER,
   parseLocalEvent,
@@ -58,6 +59,8 @@ function addMonths(date: Date, months: number): Date {
 
 export interface LocalProvider extends PaymentProvider {
   readonly name: 'local';
+  /** The buyer submitted the card form of a setup (saving a card). */
+  confirmSetup: LocalSavedCards['confirmSetup'];
   /** The buyer submitted the card form. */
   confirm(clientSecret: string, card: Card): Promise<LocalPaymentResult>;
   /** The buyer finished (or failed) the extra confirmation step of card 4000 0025 0000 3155. */
@@ -175,6 +178,7 @@ export function localProvider(
   const provider: LocalProvider = {
     name: 'local',
     clientConfig: () => ({ provider: 'local', sellersOnboard: false }),
+    ...localSavedCards({ db, now, enqueue, changeThenDeliver }),
 
     async createPayment({ paymentId, amountCents }) {
       const existing = await intentOfPayment(db, paymentId);

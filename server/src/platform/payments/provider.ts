@@ -41,6 +41,25 @@ export interface PaymentProvider {
    * refunds nothing twice.
    */
   refundSubscription(ref: string): Promise<void>;
+  /**
+   * Saved cards (auctions' "you bid, you buy"): opens a setup the browser confirms with the
+   * provider's card form (Stripe: a SetupIntent for off-session use). `customerRef` is the
+   * account's customer at the provider, made here when null and returned either way.
+   */
+  createCardSetup(input: {
+    userId: string;
+    email: string;
+    customerRef: string | null;
+  }): Promise<CardSetupSession>;
+  /** The card a confirmed setup saved; null while the setup is not confirmed. */
+  savedCard(setupRef: string): Promise<SavedCard | null>;
+  /** Forgets a saved card at the provider (idempotent). */
+  detachCard(methodRef: string): Promise<void>;
+  /**
+   * Charges a saved card off-session (no buyer present); idempotent per paymentId, so a retry after
+   * a crash never charges twice. A decline is an answer, not an error; a network failure throws.
+   */
+  chargeSavedCard(input: ChargeSavedCardInput): Promise<SavedCardCharge>;
   /** Verifies the signature and translates the event; throws WebhookSignatureError otherwise. */
   parseWebhook(
     rawBody: Buffer,
@@ -80,6 +99,31 @@ export interface CreateSubscriptionInput {
   email: string;
   amountCents: number;
 }
+
+export interface CardSetupSession {
+  customerRef: string;
+  setupRef: string;
+  clientSecret: string;
+}
+
+export interface SavedCard {
+  customerRef: string;
+  methodRef: string;
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}
+
+export interface ChargeSavedCardInput extends CreatePaymentInput {
+  customerRef: string;
+  methodRef: string;
+}
+
+export type SavedCardCharge =
+  | { status: 'succeeded'; ref: string }
+  /** Declined (or needing the buyer, which off-session means the same): the card network's message. */
+  | { status: 'declined'; ref: string | null; message: string };
 
 export interface ProviderSession {
   ref: string;

@@ -840,3 +840,177 @@ describe('stripe provider: API calls', () => {
     );
   });
 });
+
+describe('stripe provider: saved cards', () => {
+  const setupIntent = (overrides: Record<string, unknown> = {}) => ({
+    id: 'seti_1Test',
+    object: 'setup_intent',
+    client_secret: 'seti_1Test_secret_abc',
+    customer: 'cus_Buyer',
+    status: 'requires_payment_method',
+    usage: 'off_session',
+    payment_method: null,
+    ...overrides,
+  });
+  const cardMethod = {
+    id: 'pm_1Card',
+    object: 'payment_method',
+    type: 'card',
+    card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2031 },
+  };
+  const charge = {
+    paymentId: 'pay_auction_1',
+    amountCents: 4200,
+    description: 'Auction win',
+    customerRef: 'cus_Buyer',
+    methodRef: 'pm_1Card',
+  };
+
+  it('makes a customer (once per account) and an off-session SetupIntent for a first card', async () => {
+    answer = (req) =>
+      req.path === '/v1/customers'
+        ? { body: { id: 'cus_Buyer', object: 'customer' } }
+        : { body: setupIntent() };
+    const provider = stripeProvider(settings, { stripe: api });
+    const setup = await provider.createCardSetup({
+      userId: 'user_1',
+      email: 'ada@example.com',
+      customerRef: null,
+    });
+
+    expect(setup).toEqual({
+      customerRef: 'cus_Buyer',
+      setupRef: 'seti_1Test',
+      clientSecret: 'seti_1Test_secret_abc',
+    });
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /v1/customers',
+      'POST /v1/setup_intents',
+    ]);
+    expect(requests[0]?.headers['idempotency-key']).toBe('customer-cards-user_1');
+    expect(Object.fromEntries(requests[0]?.form ?? [])).toEqual({
+      email: 'ada@example.com',
+      'metadata[userId]': 'user_1',
+    });
+    expect(Object.fromEntries(requests[1]?.form ?? [])).toEqual({
+      customer: 'cus_Buyer',
+      usage: 'off_session',
+      'allowed_payment_method_types[0]': 'card',
+      'metadata[userId]': 'user_1',
+    });
+  });
+
+  it("reuses the account's customer for a later card", async () => {
+    answer = () => ({ body: setupIntent() });
+    const provider = stripeProvider(settings, { stripe: api });
+    await provider.createCardSetup({ userId: 'user_1', email: 'ada@example.com', customerRef: 'cus_Buyer' });
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v1/setup_intents']);
+  });
+
+  it('reads the saved card of a succeeded setup only', async () => {
+    let status = 'requires_payment_method';
+    answer = () => ({
+      body: setupIntent({ status, payment_method: status === 'succeeded' ? cardMethod : null }),
+    });
+    const provider = stripeProvider(settings, { stripe: api });
+    expect(await provider.savedCard('seti_1Test')).toBeNull();
+    expect(requests[0]?.path).toBe('/v1/setup_intents/seti_1Test');
+    expect(requests[0]?.query.get('expand[0]')).toBe('payment_method');
+
+    status = 'succeeded';
+    expect(await provider.savedCard('seti_1Test')).toEqual({
+      customerRef: 'cus_Buyer',
+      methodRef: 'pm_1Card',
+      brand: 'visa',
+      last4: '4242',
+      expMonth: 12,
+      expYear: 2031,
+    });
+  });
+
+  it('answers null for an unknown setup, and a ProviderError when Stripe fails', async () => {
+    answer = () =>
+      stripeError(404, {
+        type: 'invalid_request_error',
+        code: 'resource_missing',
+        message: 'No such setupintent',
+      });
+    const provider = stripeProvider(settings, { stripe: api });
+    expect(await provider.savedCard('seti_nope')).toBeNull();
+    answer = () => stripeError(500, { type: 'api_error', message: 'An unknown error occurred' });
+    await expect(provider.savedCard('seti_1Test')).rejects.toThrow(ProviderError);
+  });
+
+  it('detaches a card, and takes an already detached one as done', async () => {
+    answer = () => ({ body: { ...cardMethod, customer: null } });
+    const provider = stripeProvider(settings, { stripe: api });
+    await provider.detachCard('pm_1Card');
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /v1/payment_methods/pm_1Card/detach',
+    ]);
+    answer = () =>
+      stripeError(400, {
+        type: 'invalid_request_error',
+        message: 'The payment method you provided is not attached to a customer so detachment is impossible.',
+      });
+    await expect(provider.detachCard('pm_1Card')).resolves.toBeUndefined();
+    answer = () => stripeError(500, { type: 'api_error', message: 'An unknown error occurred' });
+    await expect(provider.detachCard('pm_1Card')).rejects.toThrow(ProviderError);
+  });
+
+  it('charges a saved card off-session, idempotent per payment, as a destination charge when asked', async () => {
+    answer = () => ({ body: paymentIntent({ id: 'pi_3Saved', amount: 4200, amount_received: 4200 }) });
+    const provider = stripeProvider(settings, { stripe: api });
+    const result = await provider.chargeSavedCard({
+      ...charge,
+      transfer: { accountRef: 'acct_1Seller', feeCents: 122 },
+    });
+    expect(result).toEqual({ status: 'succeeded', ref: 'pi_3Saved' });
+    const [req] = requests;
+    expect(req?.path).toBe('/v1/payment_intents');
+    expect(req?.headers['idempotency-key']).toBe('charge-saved:pay_auction_1');
+    expect(Object.fromEntries(req?.form ?? [])).toEqual({
+      amount: '4200',
+      currency: 'usd',
+      customer: 'cus_Buyer',
+      payment_method: 'pm_1Card',
+      off_session: 'true',
+      confirm: 'true',
+      description: 'Auction win',
+      'metadata[paymentId]': 'pay_auction_1',
+      'transfer_data[destination]': 'acct_1Seller',
+      application_fee_amount: '122',
+    });
+  });
+
+  it("answers a card decline, or the bank's need for the buyer, as declined with the intent", async () => {
+    const cardError = (code: string, message: string) =>
+      stripeError(402, {
+        type: 'card_error',
+        code,
+        message,
+        payment_intent: paymentIntent({ id: 'pi_3Declined', status: 'requires_payment_method' }),
+      });
+    answer = () => cardError('card_declined', 'Your card was declined.');
+    const provider = stripeProvider(settings, { stripe: api });
+    expect(await provider.chargeSavedCard(charge)).toEqual({
+      status: 'declined',
+      ref: 'pi_3Declined',
+      message: 'Your card was declined.',
+    });
+    answer = () => cardError('authentication_required', 'This payment requires authentication.');
+    expect(await provider.chargeSavedCard(charge)).toMatchObject({
+      status: 'declined',
+      ref: 'pi_3Declined',
+      message: expect.stringMatching(/confirm this payment/),
+    });
+  });
+
+  it('throws a ProviderError for anything but a decline', async () => {
+    answer = () => stripeError(500, { type: 'api_error', message: 'An unknown error occurred' });
+    const provider = stripeProvider(settings, { stripe: api });
+    await expect(provider.chargeSavedCard(charge)).rejects.toThrow(
+      /Stripe saved card charge failed: An unknown error occurred/,
+    );
+  });
+});

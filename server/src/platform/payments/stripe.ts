@@ -11,6 +11,7 @@ import {
   type SellerAccounts,
   WebhookSignatureError,
 } from './provider.ts';
+import { stripeSavedCards } from './stripe-cards.ts';
 import { redact, toProviderError } from './stripe-errors.ts';
 import { accountReady, toPaymentEvent } from './stripe-events.ts';
 
@@ -139,6 +140,7 @@ export function stripeProvider(settings: StripeSettings, options: { stripe?: Str
   const provider: PaymentProvider = {
     name: 'stripe',
     sellerAccounts,
+    ...stripeSavedCards(stripe, secrets),
 
     clientConfig() {
       return { provider: 'stripe', publishableKey: settings.publishableKey, sellersOnboard: true };

@@ -2,6 +2,7 @@ import type { LocalPaymentResult } from '@streamshop/contract/payments.ts';
 import { CircleCheck, CreditCard, Loader2, Lock } from 'lucide-react';
 import { type ChangeEvent, type FormEvent, useId, useLayoutEffect, useRef, useState } from 'react';
 import { errorMessage, extractFieldErrors, parseApiError } from '../../lib/api/client.ts';
+import { useConfirmLocalSetupMutation } from '../../lib/api/payment-methods.ts';
 import {
   useAuthenticateLocalPaymentMutation,
   useConfirmLocalPaymentMutation,
@@ -29,7 +30,26 @@ type Phase = 'idle' | 'processing' | 'authenticating' | 'succeeded';
 
 const FIELD_ORDER: (keyof CardFields)[] = ['number', 'expiry', 'cvc'];
 
-function TestCardsNote() {
+function TestCardsNote({ mode }: { mode: 'payment' | 'setup' }) {
+  if (mode === 'setup') {
+    return (
+      <div className="rounded-md border border-border border-dashed p-3 text-muted-foreground text-xs">
+        <p className="font-medium text-foreground">Test mode: no real card is saved.</p>
+        <ul className="mt-1 grid gap-0.5" data-testid="test-cards">
+          <li>
+            <span className="font-mono">4242 4242 4242 4242</span> is saved
+          </li>
+          <li>
+            <span className="font-mono">4000 0000 0000 0341</span> is saved, but its charges are declined
+          </li>
+          <li>
+            <span className="font-mono">4000 0000 0000 0002</span> is declined
+          </li>
+        </ul>
+        <p className="mt-1">Use any future expiry date and any 3-digit CVC.</p>
+      </div>
+    );
+  }
   return (
     <div className="rounded-md border border-border border-dashed p-3 text-muted-foreground text-xs">
       <p className="font-medium text-foreground">Test mode: no real card is charged.</p>
@@ -50,8 +70,16 @@ function TestCardsNote() {
 }
 
 /** The local provider's card form: number, expiry and CVC, checked here before they are sent. */
-export function LocalCardForm({ clientSecret, submitLabel, onSuccess, onFailure }: PaymentFormProps) {
-  const confirm = useConfirmLocalPaymentMutation();
+export function LocalCardForm({
+  clientSecret,
+  submitLabel,
+  onSuccess,
+  onFailure,
+  mode = 'payment',
+}: PaymentFormProps) {
+  const confirmPayment = useConfirmLocalPaymentMutation();
+  const confirmSetup = useConfirmLocalSetupMutation();
+  const confirm = mode === 'setup' ? confirmSetup : confirmPayment;
   const authenticate = useAuthenticateLocalPaymentMutation();
   const [fields, setFields] = useState<CardFields>({ number: '', expiry: '', cvc: '' });
   const [errors, setErrors] = useState<CardFieldErrors>({});
@@ -104,8 +132,8 @@ export function LocalCardForm({ clientSecret, submitLabel, onSuccess, onFailure 
 
   const fail = (error: unknown) => {
     const { status } = parseApiError(error);
-    if (status === 409 && /already complete/i.test(errorMessage(error, ''))) {
-      // Paid in another tab or by a click whose answer was lost: the order exists.
+    if (status === 409 && /already (complete|saved)/i.test(errorMessage(error, ''))) {
+      // Paid (or saved) in another tab or by a click whose answer was lost: the order exists.
       settle({ status: 'succeeded' });
       return;
     }
@@ -226,7 +254,7 @@ export function LocalCardForm({ clientSecret, submitLabel, onSuccess, onFailure 
             {fieldError('cvc')}
           </div>
         </div>
-        <TestCardsNote />
+        <TestCardsNote mode={mode} />
         <Button type="submit" size="lg" className="w-full" disabled={locked} data-testid="payment-submit">
           {phase === 'succeeded' ? (
             <CircleCheck aria-hidden="true" />
@@ -235,7 +263,13 @@ export function LocalCardForm({ clientSecret, submitLabel, onSuccess, onFailure 
           ) : (
             <Lock aria-hidden="true" />
           )}
-          {phase === 'succeeded' ? 'Payment complete' : locked ? 'Processing...' : submitLabel}
+          {phase === 'succeeded'
+            ? mode === 'setup'
+              ? 'Card saved'
+              : 'Payment complete'
+            : locked
+              ? 'Processing...'
+              : submitLabel}
         </Button>
       </form>
       <AuthenticationDialog

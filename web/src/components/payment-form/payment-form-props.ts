@@ -21,6 +21,11 @@ export interface PaymentFormProps {
   onSuccess: () => void;
   /** The provider refused; the form is usable again with the same secret. */
   onFailure: (message: string) => void;
+  /**
+   * 'setup' saves a card for later (the secret is a setup's: Stripe's SetupIntent, or the local
+   * provider's) instead of paying; 'payment' by default.
+   */
+  mode?: 'payment' | 'setup';
 }
 
 /** Shown when a provider gives no reason of its own. */

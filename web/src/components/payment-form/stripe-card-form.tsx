@@ -67,7 +67,13 @@ function failureMessage(error: unknown): string {
 
 type Phase = 'idle' | 'processing' | 'succeeded';
 
-function StripeFields({ clientSecret: source, submitLabel, onSuccess, onFailure }: PaymentFormProps) {
+function StripeFields({
+  clientSecret: source,
+  submitLabel,
+  onSuccess,
+  onFailure,
+  mode = 'payment',
+}: PaymentFormProps) {
   const stripe = useStripe();
   const elements = useElements();
   const [ready, setReady] = useState(false);
@@ -85,6 +91,19 @@ function StripeFields({ clientSecret: source, submitLabel, onSuccess, onFailure 
         // Stripe checks the fields before the session (and the hold) is opened.
         const checked = await elements.submit();
         if (checked.error) throw checked.error;
+      }
+      if (mode === 'setup') {
+        // Saving a card for later (an off-session SetupIntent): nothing is charged now.
+        const { error, setupIntent } = await stripe.confirmSetup({
+          elements,
+          confirmParams: { return_url: window.location.href },
+          redirect: 'if_required',
+        });
+        if (error) throw error;
+        if (setupIntent?.status !== 'succeeded') throw new Error(GENERIC_PAYMENT_FAILURE);
+        setPhase('succeeded');
+        onSuccess();
+        return;
       }
       const clientSecret = await secretToPay(source);
       if (clientSecret === null) {
@@ -137,7 +156,13 @@ function StripeFields({ clientSecret: source, submitLabel, onSuccess, onFailure 
         ) : (
           <Lock aria-hidden="true" />
         )}
-        {phase === 'succeeded' ? 'Payment complete' : phase === 'processing' ? 'Processing...' : submitLabel}
+        {phase === 'succeeded'
+          ? mode === 'setup'
+            ? 'Card saved'
+            : 'Payment complete'
+          : phase === 'processing'
+            ? 'Processing...'
+            : submitLabel}
       </Button>
     </form>
   );

@@ -11,6 +11,9 @@ export const SheetClose = DialogPrimitive.Close;
 const sides = {
   left: 'inset-y-0 left-0 h-full w-80 max-w-[85vw] border-r',
   right: 'inset-y-0 right-0 h-full w-80 max-w-[85vw] border-l',
+  /** A half-height sheet at the bottom of a phone (the video above stays in sight), a right drawer from sm up. */
+  adaptive:
+    'inset-x-0 bottom-0 max-h-[55vh] w-full rounded-t-xl border-t sm:inset-x-auto sm:inset-y-0 sm:right-0 sm:h-full sm:max-h-none sm:w-[28rem] sm:max-w-[92vw] sm:rounded-none sm:border-t-0 sm:border-l',
 } as const;
 
 export function SheetContent({

@@ -12,6 +12,7 @@ const stats: StreamStats = {
   chatMessages: 1,
   live: { purchases: 3, revenueCents: 123456 },
   replay: { purchases: 1, revenueCents: 700 },
+  auctions: { count: 0, sold: 0, bids: 0, uniqueBidders: 0, soldStartCents: 0, soldForCents: 0 },
 };
 
 function renderSummary(streamId: string, all: MyStreamStats) {
@@ -40,6 +41,21 @@ describe('stream stats', () => {
       { label: 'Chat', value: '1 message' },
       { label: 'Sold live', value: '3 sales · $1,234.56' },
       { label: 'Sold from replay', value: '1 sale · $7.00' },
+    ]);
+  });
+
+  it('adds the auctions when the stream ran any: how many sold, bids, bidders, and what they fetched', () => {
+    const auctions = {
+      count: 3,
+      sold: 2,
+      bids: 14,
+      uniqueBidders: 5,
+      soldStartCents: 2000,
+      soldForCents: 3450,
+    };
+    expect(streamStatsFigures({ ...stats, auctions }).slice(4)).toEqual([
+      { label: 'Auctions', value: '3 auctions · 2 sold · 14 bids from 5 bidders' },
+      { label: 'Auctions sold', value: '$34.50 (started at $20.00)' },
     ]);
   });
 

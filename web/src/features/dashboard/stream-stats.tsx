@@ -22,6 +22,18 @@ export function streamStatsFigures(stats: StreamStats): Array<{ label: string; v
     { label: 'Chat', value: count(stats.chatMessages, 'message', 'messages') },
     { label: 'Sold live', value: sales(stats.live) },
     { label: 'Sold from replay', value: sales(stats.replay) },
+    ...(stats.auctions.count > 0
+      ? [
+          {
+            label: 'Auctions',
+            value: `${count(stats.auctions.count, 'auction', 'auctions')} · ${stats.auctions.sold} sold · ${count(stats.auctions.bids, 'bid', 'bids')} from ${count(stats.auctions.uniqueBidders, 'bidder', 'bidders')}`,
+          },
+          {
+            label: 'Auctions sold',
+            value: `${formatCents(stats.auctions.soldForCents)} (started at ${formatCents(stats.auctions.soldStartCents)})`,
+          },
+        ]
+      : []),
   ];
 }
 

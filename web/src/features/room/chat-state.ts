@@ -1,4 +1,5 @@
 import type { ChatMessage, ServerMessage } from '@streamshop/contract/live.ts';
+import { parseAuctionEvent } from './auction-state.ts';
 import { parseShopEvent } from './shop-state.ts';
 
 /** Messages the panel keeps; older ones scroll away (the server keeps the history). */
@@ -121,6 +122,11 @@ export function parseServerMessage(raw: string): ServerMessage | null {
     case 'shop':
     case 'stock':
       return parseShopEvent(data);
+    case 'auction_started':
+    case 'auction_bid':
+    case 'auction_extended':
+    case 'auction_ended':
+      return parseAuctionEvent(data);
     case 'error':
       return {
         type: 'error',

@@ -1,6 +1,6 @@
 import { formatCents } from '@streamshop/contract/money.ts';
 import { MAX_PINNED, type RoomProduct } from '@streamshop/contract/shop.ts';
-import { BadgePercent, ListVideo, Pin, PinOff, Plus, Trash2 } from 'lucide-react';
+import { BadgePercent, Gavel, ListVideo, Pin, PinOff, Plus, Trash2 } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { ProductThumb } from '../../components/product-thumb.tsx';
 import { shippingNote } from '../../components/shipping-note.tsx';
@@ -13,6 +13,7 @@ import { errorMessage, extractFieldErrors, parseApiError } from '../../lib/api/c
 import { cn } from '../../lib/cn.ts';
 import { errorToast } from '../../lib/error-toast.ts';
 import { type ShopChange, useShopChangeMutation } from './api.ts';
+import { AuctionDialog } from './auction-dialog.tsx';
 import { runningOffer } from './offer-clock.ts';
 import { OfferDialog } from './offer-dialog.tsx';
 import {
@@ -23,7 +24,9 @@ import {
 } from './offer-form.ts';
 import { ProductPicker } from './product-picker.tsx';
 import { RunningOffer } from './running-offer.tsx';
+import { SellerAuctionCard } from './seller-auction-card.tsx';
 import type { ShopState } from './shop-state.ts';
+import type { RoomAuction } from './use-room-auction.ts';
 import { useServerNow } from './use-room-shop.ts';
 
 /** '$20.00 + $4.50 shipping', '$20.00 · Free shipping', or the price alone (digital, pickup). */
@@ -37,7 +40,7 @@ function withShipping(product: RoomProduct): string {
 /**
  * The seller's (and their moderators') shop controls in the room: line up products from the
  * catalogue, pin up to MAX_PINNED for viewers; the seller alone starts and ends a live offer on a
- * pinned one (moderators see it running, without the controls).
+ * pinned one (moderators see it running, without the controls), and an auction on a lineup product.
  */
 export function LineupPanel({
   roomName,
@@ -46,6 +49,7 @@ export function LineupPanel({
   ownerHandle,
   isOwner,
   loadFailed,
+  auction,
 }: {
   roomName: string;
   shop: ShopState;
@@ -55,11 +59,15 @@ export function LineupPanel({
   /** The seller themself, rather than one of their moderators. */
   isOwner: boolean;
   loadFailed: boolean;
+  /** The room's auction (running, or the last one's result). */
+  auction: RoomAuction;
 }) {
   const change = useShopChangeMutation(roomName);
   const [pickerOpen, setPickerOpen] = useState(false);
   const [offerProduct, setOfferProduct] = useState<RoomProduct | null>(null);
   const [offerErrors, setOfferErrors] = useState<OfferFieldErrors>({});
+  const [auctionProduct, setAuctionProduct] = useState<RoomProduct | null>(null);
+  const auctionRunning = auction.auction?.status === 'running';
   const serverNowMs = useServerNow(shop, Boolean(shop?.offer));
   // Which action is in flight, to show it on its own button.
   const busy = change.isPending ? change.variables : null;
@@ -201,6 +209,18 @@ export function LineupPanel({
                     Offer<span className="sr-only">: {product.title}</span>
                   </Button>
                 ) : null}
+                {isOwner && live && !auctionRunning ? (
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    onClick={() => setAuctionProduct(product)}
+                    disabled={product.stock <= 0}
+                    data-testid="lineup-start-auction"
+                  >
+                    <Gavel aria-hidden="true" />
+                    Start auction<span className="sr-only">: {product.title}</span>
+                  </Button>
+                ) : null}
                 <Button
                   variant="ghost"
                   size="icon"
@@ -252,6 +272,7 @@ export function LineupPanel({
           ending={busyOn('end-offer')}
         />
       ) : null}
+      {auction.auction ? <SellerAuctionCard room={auction} canCancel={isOwner} /> : null}
       {body}
       <ProductPicker
         open={pickerOpen}
@@ -269,6 +290,18 @@ export function LineupPanel({
           serverErrors={offerErrors}
           onSubmit={startOffer}
           onClose={() => setOfferProduct(null)}
+        />
+      ) : null}
+      {auctionProduct ? (
+        <AuctionDialog
+          roomName={roomName}
+          product={auctionProduct}
+          onStarted={(started) => {
+            auction.applyView(started);
+            setAuctionProduct(null);
+            toast({ title: 'Auction started', description: `${started.product.title} is up for bids.` });
+          }}
+          onClose={() => setAuctionProduct(null)}
         />
       ) : null}
     </Card>

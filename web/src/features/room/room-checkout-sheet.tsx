@@ -2,7 +2,7 @@ import { formatCents } from '@streamshop/contract/money.ts';
 import type { RoomProduct } from '@streamshop/contract/shop.ts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { LogIn, PackageX, ShieldCheck } from 'lucide-react';
-import { type ReactNode, useId, useRef, useState } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { checkoutTotals, estimatedTotals } from '../../components/order-summary/checkout-totals.ts';
 import { OrderPlacedNote } from '../../components/order-summary/order-placed.tsx';
@@ -24,6 +24,7 @@ import { errorMessage, extractFieldErrors } from '../../lib/api/client.ts';
 import { openSessionOf, useCheckoutSession } from '../../lib/checkout-session.ts';
 import { errorToast } from '../../lib/error-toast.ts';
 import { useAuth } from '../../lib/session/use-auth.ts';
+import { useFocusReturn } from '../../lib/use-focus-return.ts';
 import { replayChaptersQueryKey, roomCheckoutQueryOptions } from './api.ts';
 
 /** What the room asks the sheet to sell: the product, a running offer's price, and this opening. */
@@ -246,7 +247,7 @@ export function RoomCheckoutSheet({
   onClose: () => void;
 }) {
   // The sheet opens without a trigger: on close, focus goes back to the Buy Now that opened it.
-  const opener = useRef<HTMLElement | null>(null);
+  const focusReturn = useFocusReturn();
   return (
     <Sheet
       open={request !== null}
@@ -262,17 +263,7 @@ export function RoomCheckoutSheet({
           // Light, so the stream stays watchable behind the sheet.
           overlayClassName="bg-black/30"
           data-testid="room-checkout"
-          onOpenAutoFocus={() => {
-            opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-          }}
-          onCloseAutoFocus={(event) => {
-            const button = opener.current;
-            opener.current = null;
-            if (button?.isConnected) {
-              event.preventDefault();
-              button.focus();
-            }
-          }}
+          {...focusReturn}
         >
           <div className="pr-8">
             <SheetTitle className="flex items-center gap-2">

@@ -16,6 +16,7 @@ import { usePageTitle } from '../../lib/page-title.ts';
 import { useAuth } from '../../lib/session/use-auth.ts';
 import { useNow } from '../../lib/use-now.ts';
 import { streamQueryOptions, useStreamControlMutation } from './api.ts';
+import { AuctionBidderCard } from './auction-bidder-card.tsx';
 import { Broadcaster } from './broadcaster.ts';
 import { ChatPanel } from './chat-panel.tsx';
 import { ChatReplayPanel } from './chat-replay-panel.tsx';
@@ -92,7 +93,11 @@ function Room({ roomName, stream }: { roomName: string; stream: Stream | undefin
   const navigate = useNavigate();
   const hostHandle = stream?.owner.handle ?? '';
   const isHost = stream !== undefined && user?.handle === hostHandle;
-  const { state, status, send, shop, shopLoadFailed } = useRoomSocket(roomName, true);
+  const { state, status, send, shop, shopLoadFailed, auction } = useRoomSocket(
+    roomName,
+    true,
+    user?.handle ?? null,
+  );
   // The seller's moderators run the room's shop too.
   const role = useQuery({ ...roomRoleQueryOptions(roomName), enabled: user !== null && !isHost });
   const runsShop = isHost || role.data?.canModerate === true;
@@ -218,6 +223,8 @@ function Room({ roomName, stream }: { roomName: string; stream: Stream | undefin
             canBuy
             className="sm:absolute sm:right-3 sm:bottom-3 sm:w-96 sm:max-w-[60%]"
           />
+          {/* Under the video, beside the chat: the video stays clear while people bid. */}
+          {live ? <AuctionBidderCard room={auction} /> : null}
         </ViewerStage>
         {/* The whole lineup, pinned or not, in a sheet. */}
         <RoomShop roomName={roomName} shop={shop} hostHandle={hostHandle} />
@@ -239,6 +246,7 @@ function Room({ roomName, stream }: { roomName: string; stream: Stream | undefin
         ownerHandle={hostHandle}
         isOwner={isHost}
         loadFailed={shopLoadFailed}
+        auction={auction}
       />
     );
   }

@@ -1,8 +1,10 @@
 import type { ClientMessage, ServerMessage } from '@streamshop/contract/live.ts';
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { type ConnectionStatus, RealtimeSocket } from '../../lib/realtime.ts';
+import { isAuctionEvent } from './auction-state.ts';
 import { initialRoomState, parseServerMessage, roomReducer } from './chat-state.ts';
 import { isShopEvent } from './shop-state.ts';
+import { useRoomAuction } from './use-room-auction.ts';
 import { useRoomShop } from './use-room-shop.ts';
 
 /** How long a server error (rate limit, muted...) stays under the chat input. */
@@ -10,21 +12,27 @@ const ERROR_VISIBLE_MS = 5000;
 
 /**
  * The room's chat and status connection (/ws?room={name}): messages, viewer count, stream
- * start/end, and the room's shop (pins, offers, stock). Opens only when `enabled` (the room
- * exists) and closes on unmount.
+ * start/end, the room's shop (pins, offers, stock) and its auction (`viewerHandle` tells whose lead
+ * it is). Opens only when `enabled` (the room exists) and closes on unmount.
  */
-export function useRoomSocket(roomName: string, enabled: boolean) {
+export function useRoomSocket(roomName: string, enabled: boolean, viewerHandle: string | null = null) {
   const [state, dispatch] = useReducer(roomReducer, initialRoomState);
   const [status, setStatus] = useState<ConnectionStatus>('closed');
   const socketRef = useRef<RealtimeSocket<ServerMessage, ClientMessage> | null>(null);
   const { shop, apply: applyShopEvent, loadFailed: shopLoadFailed } = useRoomShop(roomName, enabled, status);
+  const auction = useRoomAuction(roomName, enabled, status, viewerHandle);
+  const { apply: applyAuctionEvent } = auction;
 
   useEffect(() => {
     if (!enabled) return;
     const socket = new RealtimeSocket({
       path: `/ws?room=${encodeURIComponent(roomName)}`,
       parse: parseServerMessage,
-      onMessage: (message) => (isShopEvent(message) ? applyShopEvent(message) : dispatch(message)),
+      onMessage: (message) => {
+        if (isShopEvent(message)) applyShopEvent(message);
+        else if (isAuctionEvent(message)) applyAuctionEvent(message);
+        else dispatch(message);
+      },
       onStatus: (next) => setStatus(next),
     });
     socketRef.current = socket;
@@ -33,7 +41,7 @@ export function useRoomSocket(roomName: string, enabled: boolean) {
       socket.close();
       if (socketRef.current === socket) socketRef.current = null;
     };
-  }, [roomName, enabled, applyShopEvent]);
+  }, [roomName, enabled, applyShopEvent, applyAuctionEvent]);
 
   useEffect(() => {
     if (!state.error) return;
@@ -47,5 +55,5 @@ export function useRoomSocket(roomName: string, enabled: boolean) {
     return sent;
   }, []);
 
-  return { state, status, send, shop, shopLoadFailed };
+  return { state, status, send, shop, shopLoadFailed, auction };
 }

@@ -5,13 +5,14 @@ import { usePageTitle } from '../../lib/page-title.ts';
 import { useAuth } from '../../lib/session/use-auth.ts';
 import { AddressesSection } from './addresses-section.tsx';
 import { accountOverviewQueryOptions } from './api.ts';
+import { CardsSection } from './cards-section.tsx';
 import { DeleteAccountSection } from './delete-section.tsx';
 import { EmailSection } from './email-section.tsx';
 import { PasswordSection } from './password-section.tsx';
 import { ProfileSection } from './profile-section.tsx';
 import { SessionsSection } from './sessions-section.tsx';
 
-/** /settings: the signed-in account's profile, sign-in details, addresses, devices, data and deletion. */
+/** /settings: the signed-in account's profile, sign-in details, addresses, cards, devices, data and deletion. */
 export function SettingsPage() {
   usePageTitle('Settings');
   const { user } = useAuth();
@@ -39,6 +40,7 @@ export function SettingsPage() {
         <EmailSection user={user} hasPassword={hasPassword} />
         <PasswordSection hasPassword={hasPassword} />
         <AddressesSection />
+        <CardsSection />
         <SessionsSection />
         <DeleteAccountSection user={user} hasPassword={hasPassword} />
       </div>

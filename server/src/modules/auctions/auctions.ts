@@ -1,0 +1,204 @@
+import type { Auction, AuctionEvent, PlaceBidBody, StartAuctionBody } from '@streamshop/contract/auctions.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client.ts';
+import { conflict, forbidden, notFound, tooManyRequests } from '../../platform/errors.ts';
+import type { PaymentProvider } from '../../platform/payments/provider.ts';
+import type { RateLimiter } from '../../platform/rate-limit.ts';
+import type { RoomHub } from '../../platform/room-hub.ts';
+import { type CheckoutMail, savedAddresses } from '../checkout/service.ts';
+import { defaultCardOf } from '../payment-methods/service.ts';
+import { payoutDestination } from '../payouts/service.ts';
+import { announceOrder } from '../shop/service.ts';
+import { type BidTaken, paymentMethodRequired, placeBid } from './bidding.ts';
+import { AuctionClosing } from './closing.ts';
+import { cancelAuction, startAuction } from './lifecycle.ts';
+import { auctionForView, bidderChecks, isBlocked } from './repo.ts';
+import { settleDue } from './settlement.ts';
+import { auctionToSettle, chargeAgain } from './settlement-repo.ts';
+import { toAuction } from './view.ts';
+
+/** Bids one account may place per window: far above a person tapping, far below a script. */
+export const BIDS_PER_WINDOW = 20;
+export const BID_WINDOW_SEC = 10;
+
+export interface AuctionsDeps {
+  db: Db;
+  hub: RoomHub;
+  provider: PaymentProvider;
+  limiter: RateLimiter;
+  mail: CheckoutMail;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * The auctions of every room on this instance: starting, bidding, cancelling, closing at the
+ * database's clock and settling the winner's charge, each change told to the room through the hub
+ * (so viewers on every instance see it) with the auction's view and the server's clock.
+ */
+export class Auctions {
+  private readonly closing: AuctionClosing;
+  private settling: Promise<unknown> | undefined;
+
+  constructor(private readonly deps: AuctionsDeps) {
+    this.closing = new AuctionClosing(deps.db, (closed) => this.afterClose(closed), deps.log);
+  }
+
+  async start(options: { sweepMs?: number } = {}): Promise<void> {
+    await this.closing.start(options.sweepMs);
+  }
+
+  async stop(): Promise<void> {
+    await this.closing.stop();
+    await this.settling;
+  }
+
+  /** The auction as clients see it; 404 when unknown. */
+  async view(auctionId: string): Promise<Auction> {
+    const found = await auctionForView(this.deps.db, { id: auctionId });
+    if (!found) throw notFound('Auction not found');
+    return toAuction(found.row, found.bids);
+  }
+
+  /** The room's running auction, or its last one for a minute after it closed. */
+  async currentOf(streamId: string): Promise<Auction | null> {
+    const found = await auctionForView(this.deps.db, { streamId });
+    return found ? toAuction(found.row, found.bids) : null;
+  }
+
+  async startIn(stream: Parameters<typeof startAuction>[1], body: StartAuctionBody): Promise<Auction> {
+    const id = await startAuction(this.deps.db, stream, body, (tx) =>
+      payoutDestination(tx, this.deps.provider, stream.owner_id),
+    );
+    const auction = await this.view(id);
+    this.closing.closeIn(id, Date.parse(auction.endsAt) - Date.parse(auction.serverNow));
+    await this.publish(auction.roomName, {
+      type: 'auction_started',
+      auctionId: id,
+      serverNow: auction.serverNow,
+      auction,
+    });
+    return auction;
+  }
+
+  /**
+   * A bid: 429 past the account's rate, 404, 403 for the seller or a blocked bidder, 402 without a
+   * saved card (or an address for a shipped product), then the bid itself under the row lock.
+   */
+  async bid(
+    auctionId: string,
+    bidderId: string,
+    body: PlaceBidBody,
+  ): Promise<{ taken: BidTaken; auction: Auction }> {
+    const { db, limiter, provider } = this.deps;
+    const allowance = await limiter.hit(`auction-bids:${bidderId}`, BIDS_PER_WINDOW, BID_WINDOW_SEC);
+    if (!allowance.allowed) throw tooManyRequests(allowance.retryAfterSec);
+    const target = await bidderChecks(db, auctionId);
+    if (!target) throw notFound('Auction not found');
+    if (target.seller_id === bidderId) throw forbidden('You cannot bid in your own auction.');
+    if (await isBlocked(db, target.seller_id, bidderId)) {
+      throw forbidden('The seller has blocked you from bidding in their auctions.');
+    }
+    const card = await defaultCardOf(db, bidderId, provider.name);
+    const address = target.fulfillment === 'ship' ? (await savedAddresses(db, bidderId))[0] : true;
+    if (!card || !address) throw paymentMethodRequired();
+
+    const taken = await placeBid(db, auctionId, bidderId, body);
+    this.closing.closeIn(auctionId, taken.endsInMs);
+    const auction = await this.view(auctionId);
+    if (!taken.repeated) {
+      await this.publish(auction.roomName, {
+        type: 'auction_bid',
+        auctionId,
+        serverNow: auction.serverNow,
+        currentBidCents: auction.currentBidCents ?? auction.startingBidCents,
+        leader: auction.leader,
+        endsAt: auction.endsAt,
+        auction,
+      });
+      if (taken.extended) {
+        await this.publish(auction.roomName, {
+          type: 'auction_extended',
+          auctionId,
+          serverNow: auction.serverNow,
+          endsAt: auction.endsAt,
+          version: auction.version,
+        });
+      }
+    }
+    return { taken, auction };
+  }
+
+  async cancel(auctionId: string, userId: string): Promise<Auction> {
+    await cancelAuction(this.deps.db, auctionId, userId);
+    this.closing.forget(auctionId);
+    return this.announceEnd(auctionId);
+  }
+
+  /** The declined winner pays with the card they saved since (before payBy). */
+  async payAgain(auctionId: string, userId: string): Promise<Auction> {
+    const { db, provider } = this.deps;
+    const auction = await auctionToSettle(db, auctionId);
+    if (!auction) throw notFound('Auction not found');
+    if (auction.winner_id !== userId) throw forbidden('Only the winner can pay for this auction.');
+    if (auction.payment_state !== 'declined') throw conflict('CONFLICT', 'This auction has nothing to pay.');
+    if (!(await defaultCardOf(db, userId, provider.name))) throw paymentMethodRequired();
+    if (!(await db.transaction((tx) => chargeAgain(tx, auctionId, userId)))) {
+      throw conflict('CONFLICT', 'The time to pay for this auction is up.');
+    }
+    await this.settle(auctionId);
+    return this.view(auctionId);
+  }
+
+  /** Closes due auctions and charges their winners now (tests; production runs both by itself). */
+  async sweep(): Promise<void> {
+    await this.closing.sweep();
+    await this.settle();
+  }
+
+  private async afterClose(closed: Array<{ id: string; room_name: string }>): Promise<void> {
+    for (const auction of closed) await this.announceEnd(auction.id);
+    await this.settle();
+  }
+
+  /** Charges the winners of closed auctions (one auction, or every one due); never twice at once here. */
+  private settle(only?: string): Promise<unknown> {
+    const run = async () => {
+      await this.settling;
+      await settleDue(
+        {
+          ...this.deps,
+          settled: async (auctionId, orderId) => {
+            if (orderId) await announceOrder(this.deps.db, this.deps.hub, orderId);
+            await this.announceEnd(auctionId);
+          },
+        },
+        only,
+      );
+    };
+    const running = run().catch((error) => this.deps.log.warn({ err: error }, 'settling auctions failed'));
+    this.settling = running;
+    return running;
+  }
+
+  private async announceEnd(auctionId: string): Promise<Auction> {
+    const auction = await this.view(auctionId);
+    await this.publish(auction.roomName, {
+      type: 'auction_ended',
+      auctionId,
+      serverNow: auction.serverNow,
+      winner: auction.result?.winner ?? null,
+      priceCents: auction.result?.priceCents ?? null,
+      auction,
+    });
+    return auction;
+  }
+
+  private async publish(roomName: string, event: AuctionEvent): Promise<void> {
+    try {
+      await this.deps.hub.publish(roomName, event);
+    } catch (error) {
+      // The bid is on disk: a room that misses the event catches up on its next GET.
+      this.deps.log.warn({ err: error, roomName }, 'telling the room of an auction change failed');
+    }
+  }
+}
