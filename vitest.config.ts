@@ -17,6 +17,7 @@ const NOT_SQL = [
   'src/modules/media/pipeline/playlist.test.ts',
   'src/modules/media/replays/demo-replay.test.ts',
   'src/modules/media/restream/{publisher,restream}.test.ts',
+  'src/modules/auctions/auction-redis-outage.test.ts',
   'src/modules/moderation/blocked-words.test.ts',
   'src/platform/{address-bucket,egress,logger,rate-limit,redis-fallback,redis-outage,storage,token-bucket}.test.ts',
   'src/platform/payments/{local,stripe}.test.ts',
