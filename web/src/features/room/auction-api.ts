@@ -1,4 +1,9 @@
-import type { Auction, PlaceBidBody, StartAuctionBody } from '@streamshop/contract/auctions.ts';
+import type {
+  Auction,
+  PlaceBidBody,
+  StartAuctionBody,
+  StreamAuctions,
+} from '@streamshop/contract/auctions.ts';
 import { streamApiPath } from '@streamshop/contract/room-urls.ts';
 import type { ShippingAddress } from '@streamshop/contract/shipping.ts';
 import { queryOptions } from '@tanstack/react-query';
@@ -69,3 +74,10 @@ export function bidRefusal(error: unknown): BidRefusal {
   }
   return { kind: 'other', message: message ?? 'Your bid could not be placed. Try again.' };
 }
+
+/** GET /api/streams/:name/auctions: every auction of the stream (the replay's auction chapters). */
+export const streamAuctionsQueryOptions = (roomName: string) =>
+  queryOptions({
+    queryKey: ['/api/streams', roomName, 'auctions'] as const,
+    queryFn: () => apiGet<StreamAuctions>(`${streamApiPath(roomName)}/auctions`),
+  });

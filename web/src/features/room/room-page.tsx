@@ -27,6 +27,7 @@ import { LineupPanel } from './lineup-panel.tsx';
 import { OwnerStage } from './owner-stage.tsx';
 import { type CameraAction, cameraAction } from './owner-view.ts';
 import { PinnedProducts } from './pinned-products.tsx';
+import { ReplayAuctions } from './replay-auctions.tsx';
 import { ReplayShop } from './replay-shop.tsx';
 import { RoomHeader } from './room-header.tsx';
 import { RoomShop } from './room-shop.tsx';
@@ -235,7 +236,10 @@ function Room({ roomName, stream }: { roomName: string; stream: Stream | undefin
   let shopSection: ReactNode = null;
   if (ended && !broadcasting) {
     shopSection = replayVideo ? (
-      <ReplayShop roomName={roomName} video={replayVideo} canBuy={!isHost} />
+      <>
+        <ReplayShop roomName={roomName} video={replayVideo} canBuy={!isHost} />
+        <ReplayAuctions roomName={roomName} video={replayVideo} />
+      </>
     ) : null;
   } else if (runsShop) {
     shopSection = (
