@@ -81,3 +81,6 @@ export const streamAuctionsQueryOptions = (roomName: string) =>
     queryKey: ['/api/streams', roomName, 'auctions'] as const,
     queryFn: () => apiGet<StreamAuctions>(`${streamApiPath(roomName)}/auctions`),
   });
+
+/** POST /api/auction-blocks: the seller blocks an account from bidding in their auctions. */
+export const blockBidder = (handle: string) => apiPost<unknown>('/api/auction-blocks', { handle });

@@ -88,8 +88,16 @@ export function AuctionPrice({ auction, me }: { auction: Auction; me: string | n
   );
 }
 
-/** The latest bids, newest first. */
-export function BidHistory({ auction, limit = 4 }: { auction: Auction; limit?: number }) {
+/** The latest bids, newest first; the seller gets a Block button beside each bidder (`onBlock`). */
+export function BidHistory({
+  auction,
+  limit = 4,
+  onBlock,
+}: {
+  auction: Auction;
+  limit?: number;
+  onBlock?: (handle: string) => void;
+}) {
   if (auction.bids.length === 0) return null;
   return (
     <div className="grid gap-1">
@@ -97,8 +105,18 @@ export function BidHistory({ auction, limit = 4 }: { auction: Auction; limit?: n
       <ol className="grid gap-0.5 text-sm" data-testid="auction-bids">
         {auction.bids.slice(0, limit).map((bid) => (
           <li key={`${bid.at}-${bid.handle}-${bid.amountCents}`} className="flex justify-between gap-2">
-            <span className="truncate">@{bid.handle}</span>
+            <span className="min-w-0 flex-1 truncate">@{bid.handle}</span>
             <span className="tabular-nums">{formatCents(bid.amountCents)}</span>
+            {onBlock ? (
+              <button
+                type="button"
+                className="text-muted-foreground text-xs underline-offset-2 hover:text-foreground hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                onClick={() => onBlock(bid.handle)}
+                data-testid="auction-block-bidder"
+              >
+                Block<span className="sr-only"> @{bid.handle} from your auctions</span>
+              </button>
+            ) : null}
           </li>
         ))}
       </ol>

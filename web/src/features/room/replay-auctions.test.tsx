@@ -4,7 +4,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../app/query-client.ts';
 import { testAuction } from '../../test/auction-fixture.ts';
-import { auctionOutcome, ReplayAuctions } from './replay-auctions.tsx';
+import { chapterOutcome, ReplayAuctions } from './replay-auctions.tsx';
 
 const product = testAuction().product;
 const chapter = (overrides: Partial<StreamAuction>): StreamAuction => ({
@@ -28,9 +28,9 @@ afterEach(() => {
 
 describe('the replay’s auctions', () => {
   it('says what became of each auction', () => {
-    expect(auctionOutcome(chapter({}))).toBe('Sold to @ana for $12.50');
-    expect(auctionOutcome(chapter({ winner: null, priceCents: null, bidCount: 0 }))).toBe('No bids');
-    expect(auctionOutcome(chapter({ status: 'cancelled', winner: null, priceCents: null }))).toBe(
+    expect(chapterOutcome(chapter({}))).toBe('Sold to @ana for $12.50');
+    expect(chapterOutcome(chapter({ winner: null, priceCents: null, bidCount: 0 }))).toBe('No bids');
+    expect(chapterOutcome(chapter({ status: 'cancelled', winner: null, priceCents: null }))).toBe(
       'Cancelled',
     );
   });

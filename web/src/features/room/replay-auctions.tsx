@@ -7,7 +7,7 @@ import { streamAuctionsQueryOptions } from './auction-api.ts';
 import { formatOffset } from './chat-replay.ts';
 
 /** What became of an auction, in words: sold to whom for how much, or not. */
-export function auctionOutcome(auction: StreamAuction): string {
+export function chapterOutcome(auction: StreamAuction): string {
   if (auction.status === 'cancelled') return 'Cancelled';
   if (auction.status === 'running') return 'Running';
   if (auction.winner && auction.priceCents !== null) {
@@ -50,7 +50,7 @@ export function ReplayAuctions({ roomName, video }: { roomName: string; video: H
               </span>
               <span className="min-w-0 flex-1 truncate font-medium">{auction.product.title}</span>
               <span className="basis-full pl-15 text-muted-foreground text-xs sm:basis-auto sm:pl-0">
-                {auctionOutcome(auction)} · started at {formatCents(auction.startingBidCents)} ·{' '}
+                {chapterOutcome(auction)} · started at {formatCents(auction.startingBidCents)} ·{' '}
                 {bids(auction.bidCount)}
               </span>
             </button>

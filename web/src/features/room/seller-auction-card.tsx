@@ -1,9 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
 import { Square } from 'lucide-react';
+import { useState } from 'react';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { toast } from '../../components/ui/use-toast.ts';
 import { errorMessage } from '../../lib/api/client.ts';
 import { errorToast } from '../../lib/error-toast.ts';
-import { cancelAuction } from './auction-api.ts';
+import { blockBidder, cancelAuction } from './auction-api.ts';
 import {
   AuctionAnnouncer,
   AuctionHeading,
@@ -20,6 +23,15 @@ import { type RoomAuction, useAuctionSecondsLeft } from './use-room-auction.ts';
 export function SellerAuctionCard({ room, canCancel }: { room: RoomAuction; canCancel: boolean }) {
   const auction = room.auction;
   const secondsLeft = useAuctionSecondsLeft(room);
+  const [blocking, setBlocking] = useState<string | null>(null);
+  const block = useMutation({
+    mutationFn: blockBidder,
+    onSuccess: (_answer, handle) => {
+      setBlocking(null);
+      toast({ title: 'Bidder blocked', description: `@${handle} can no longer bid in your auctions.` });
+    },
+    onError: (error) => errorToast('Error', errorMessage(error, 'The bidder could not be blocked')),
+  });
   const cancel = useMutation({
     mutationFn: cancelAuction,
     onSuccess: room.applyView,
@@ -41,7 +53,24 @@ export function SellerAuctionCard({ room, canCancel }: { room: RoomAuction; canC
           {auction.result?.payment === 'declined' ? ' · the card was declined' : ''}
         </p>
       )}
-      <BidHistory auction={auction} />
+      {/* Blocking is the seller's (the server answers 403 to anyone else, moderators too). */}
+      <BidHistory auction={auction} onBlock={canCancel ? setBlocking : undefined} />
+      <ConfirmDialog
+        open={blocking !== null}
+        onOpenChange={(open) => {
+          if (!open) setBlocking(null);
+        }}
+        title={`Block @${blocking ?? ''}?`}
+        description="They will not be able to bid in any of your auctions. Their bids so far stand."
+        cancelLabel="Keep"
+        confirmLabel="Block"
+        pending={block.isPending}
+        onConfirm={() => {
+          if (blocking) block.mutate(blocking);
+        }}
+        testId="auction-block-dialog"
+        confirmTestId="auction-block-confirm"
+      />
       {running && canCancel && auction.bidCount === 0 ? (
         <Button
           variant="outline"
