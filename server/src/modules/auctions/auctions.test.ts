@@ -307,6 +307,38 @@ describe('the close', () => {
   });
 });
 
+describe('a charge the provider did not answer', () => {
+  it('is asked again, with the same payment, until it answers: one charge, one order', async () => {
+    const provider = t.app.payments;
+    const charge = provider.chargeSavedCard.bind(provider);
+    const title = `Retried pressing ${randomUUID().slice(0, 8)}`;
+    const asked: string[] = [];
+    provider.chargeSavedCard = async (input) => {
+      if (input.description !== title) return charge(input);
+      asked.push(input.paymentId);
+      if (asked.length === 1) throw new Error('connect ETIMEDOUT');
+      return charge(input);
+    };
+    try {
+      const { auction: a } = await auction({ durationSec: 5 }, { title });
+      const ann = await bidder();
+      await bid(t.app, ann.cookie, a.id, { amountCents: 1000 });
+      const done = await eventually(
+        'the charge tried again',
+        () => view(a.id),
+        (v) => v.result?.payment === 'paid',
+        30_000,
+      );
+      expect(done.result?.orderId).toBeTruthy();
+      // Asked again after the failure, with the same payment (the provider's idempotency key).
+      expect(asked.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(asked).size).toBe(1);
+    } finally {
+      provider.chargeSavedCard = charge;
+    }
+  });
+});
+
 describe('cancelling', () => {
   it('lets the seller cancel before the first bid only', async () => {
     const { auction: a } = await auction();

@@ -1,7 +1,16 @@
-import type { Auction, AuctionEvent, PlaceBidBody, StartAuctionBody } from '@streamshop/contract/auctions.ts';
+import {
+  AUCTION_MESSAGES,
+  type Auction,
+  type AuctionEvent,
+  minNextBidCents,
+  type PlaceBidBody,
+  type StartAuctionBody,
+} from '@streamshop/contract/auctions.ts';
+import { formatCents } from '@streamshop/contract/money.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { conflict, forbidden, notFound, tooManyRequests } from '../../platform/errors.ts';
+import { startIntervalJob } from '../../platform/interval-job.ts';
 import type { PaymentProvider } from '../../platform/payments/provider.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
 import type { RoomHub } from '../../platform/room-hub.ts';
@@ -9,13 +18,35 @@ import { type CheckoutMail, savedAddresses } from '../checkout/service.ts';
 import { defaultCardOf } from '../payment-methods/service.ts';
 import { payoutDestination } from '../payouts/service.ts';
 import { announceOrder } from '../shop/service.ts';
-import { type BidTaken, paymentMethodRequired, placeBid } from './bidding.ts';
-import { AuctionClosing } from './closing.ts';
+import { BidRefused, type BidTaken, paymentMethodRequired, placeBid } from './bidding.ts';
+import { AuctionClosing, CLOSE_SWEEP_MS } from './closing.ts';
 import { cancelAuction, startAuction } from './lifecycle.ts';
-import { auctionForView, bidderChecks, isBlocked } from './repo.ts';
+import { answeredBefore, auctionForView, type BidderChecks, bidderChecks, isBlocked } from './repo.ts';
 import { settleDue } from './settlement.ts';
 import { auctionToSettle, chargeAgain } from './settlement-repo.ts';
 import { toAuction } from './view.ts';
+
+/**
+ * A bid refused on the committed state, without queueing for the auction's row lock: under the
+ * next bid (the price only rises, so it stays too low), or in an auction over already (a close
+ * never reopens). Most bids of a burst are taps on the same amount; one wins, the rest end here.
+ * A retry of a bid taken before (its clientBidId) goes on, to be answered as the first time.
+ */
+async function refuseEarly(
+  db: Db,
+  target: BidderChecks,
+  auctionId: string,
+  bidderId: string,
+  body: PlaceBidBody,
+) {
+  const maxCents = body.maxBidCents ?? body.amountCents ?? 0;
+  const minNext = minNextBidCents(target.starting_bid_cents, target.current_bid_cents);
+  const ended = target.status !== 'running';
+  if (!ended && maxCents >= minNext) return;
+  if (await answeredBefore(db, auctionId, bidderId, body.clientBidId)) return;
+  if (ended) throw new BidRefused('AUCTION_ENDED', AUCTION_MESSAGES.ended, minNext);
+  throw new BidRefused('TOO_LOW', AUCTION_MESSAGES.tooLow(formatCents(minNext)), minNext);
+}
 
 /** Bids one account may place per window: far above a person tapping, far below a script. */
 export const BIDS_PER_WINDOW = 20;
@@ -38,6 +69,9 @@ export interface AuctionsDeps {
 export class Auctions {
   private readonly closing: AuctionClosing;
   private settling: Promise<unknown> | undefined;
+  private stopSettling: () => Promise<void> = async () => {};
+  /** The newest version of each auction this instance told its room: an older view is not sent again. */
+  private readonly told = new Map<string, number>();
 
   constructor(private readonly deps: AuctionsDeps) {
     this.closing = new AuctionClosing(deps.db, (closed) => this.afterClose(closed), deps.log);
@@ -45,9 +79,18 @@ export class Auctions {
 
   async start(options: { sweepMs?: number } = {}): Promise<void> {
     await this.closing.start(options.sweepMs);
+    // Winners not charged yet, whoever closed their auction: a claim skipped (its row was locked by
+    // a late bid), a provider that did not answer, an instance that died part-way.
+    this.stopSettling = startIntervalJob(
+      'settling auctions',
+      options.sweepMs ?? CLOSE_SWEEP_MS,
+      this.deps.log,
+      () => this.settle(),
+    );
   }
 
   async stop(): Promise<void> {
+    await this.stopSettling();
     await this.closing.stop();
     await this.settling;
   }
@@ -101,6 +144,7 @@ export class Auctions {
     const card = await defaultCardOf(db, bidderId, provider.name);
     const address = target.fulfillment === 'ship' ? (await savedAddresses(db, bidderId))[0] : true;
     if (!card || !address) throw paymentMethodRequired();
+    await refuseEarly(db, target, auctionId, bidderId, body);
 
     const taken = await placeBid(db, auctionId, bidderId, body);
     this.closing.closeIn(auctionId, taken.endsInMs);
@@ -194,6 +238,12 @@ export class Auctions {
   }
 
   private async publish(roomName: string, event: AuctionEvent): Promise<void> {
+    // Bids committed together read the same view after their commits: the room hears it once.
+    const version = 'auction' in event ? event.auction.version : event.version;
+    const key = `${event.type}:${event.auctionId}`;
+    if ((this.told.get(key) ?? 0) >= version) return;
+    this.told.set(key, version);
+    if (this.told.size > 1000) this.told.delete(this.told.keys().next().value ?? key);
     try {
       await this.deps.hub.publish(roomName, event);
     } catch (error) {

@@ -95,6 +95,7 @@ export function placeBid(db: Db, auctionId: string, bidderId: string, body: Plac
       currentBidCents: outcome.state.currentBidCents,
       leader: outcome.state.leader,
       endsAt: newEnd,
+      decidedAt: now,
     });
     // An outbid bid is taken too (it raised the price, and is committed): the route answers 409.
     const next = minNextBidCents(auction.starting_bid_cents, outcome.state.currentBidCents);

@@ -87,20 +87,29 @@ export async function isBlocked(tx: Executor, sellerId: string, userId: string):
   return found.rows.length > 0;
 }
 
-/** What a bid is checked against before it is placed: the seller, and what the product needs. */
-export async function bidderChecks(
-  db: Executor,
-  auctionId: string,
-): Promise<{ seller_id: string; fulfillment: 'ship' | 'digital' | 'pickup' } | undefined> {
-  const found = await db.execute<{ seller_id: string; fulfillment: 'ship' | 'digital' | 'pickup' }>(sql`
-    select a.seller_id, p.fulfillment from auctions a join products p on p.id = a.product_id
+export type BidderChecks = {
+  seller_id: string;
+  fulfillment: 'ship' | 'digital' | 'pickup';
+  status: AuctionRow['status'];
+  starting_bid_cents: number;
+  current_bid_cents: number | null;
+};
+
+/**
+ * What a bid is checked against before it is placed, without the lock: the seller, what the
+ * product needs, and the committed price and status (a price only rises, a close never reopens).
+ */
+export async function bidderChecks(db: Executor, auctionId: string): Promise<BidderChecks | undefined> {
+  const found = await db.execute<BidderChecks>(sql`
+    select a.seller_id, p.fulfillment, a.status, a.starting_bid_cents, a.current_bid_cents
+    from auctions a join products p on p.id = a.product_id
     where a.id = ${auctionId}`);
   return found.rows[0];
 }
 
 /** What a bid request with this client id was answered before, if it was taken. */
 export async function answeredBefore(
-  tx: Tx,
+  tx: Executor,
   auctionId: string,
   bidderId: string,
   clientBidId: string,
@@ -128,6 +137,8 @@ export async function recordBid(
     currentBidCents: number | null;
     leader: { bidderId: string; maxCents: number } | null;
     endsAt: Date;
+    /** The database's clock when the bid was decided, under the lock: the bid's time. */
+    decidedAt: Date;
   },
 ): Promise<void> {
   let seq = auction.bid_count;
@@ -136,7 +147,7 @@ export async function recordBid(
     await tx.execute(sql`
       insert into auction_bids (auction_id, seq, bidder_id, amount_cents, proxy, max_cents, created_at)
       values (${auction.id}, ${seq}, ${placed.bidderId}, ${placed.amountCents}, ${placed.proxy},
-        ${placed.maxCents}, clock_timestamp())`);
+        ${placed.maxCents}, ${bid.decidedAt})`);
   }
   await tx.execute(sql`
     insert into auction_bid_requests (auction_id, bidder_id, client_bid_id, outcome, max_cents, version)
