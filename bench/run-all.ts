@@ -4,6 +4,7 @@ const benches: Record<string, string> = {
   explore: './explore.ts',
   chat: './chat.ts',
   checkout: './checkout.ts',
+  auction: './auction.ts',
   takeover: './takeover.ts',
   shop: './shop.ts',
   latency: './latency.ts',

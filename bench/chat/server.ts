@@ -18,7 +18,12 @@ const JOB_ENV = 'STREAMSHOP_CHAT_BENCH_JOB';
 const CHILD_MAX_LIFETIME_MS = 15 * 60_000;
 
 export type ServerJob =
-  | { kind: 'floor'; encodeOnce: boolean }
+  | {
+      kind: 'floor';
+      encodeOnce: boolean;
+      /** Sends every frame a client sends, as it came, to every socket (bench/auction's floor). */
+      relay?: boolean;
+    }
   | {
       kind: 'app';
       /** PostgreSQL URL; absent: embedded PGlite in a temp DATA_DIR. */
@@ -42,6 +47,13 @@ async function serveFloor(job: Extract<ServerJob, { kind: 'floor' }>): Promise<(
   wss.on('connection', (socket) => {
     socket.send(JSON.stringify({ type: 'chat_history', messages: [] }));
     socket.on('message', (data) => {
+      if (job.relay) {
+        const payload = job.encodeOnce ? Buffer.from(String(data)) : String(data);
+        for (const client of wss.clients) {
+          if (client.readyState === WebSocket.OPEN) client.send(payload, { binary: false });
+        }
+        return;
+      }
       let parsed: { type?: unknown; message?: unknown };
       try {
         parsed = JSON.parse(String(data));

@@ -72,6 +72,8 @@ export async function startPair(options: {
   redisUrl?: string | undefined;
   label: string;
   stdio?: 'inherit' | 'ignore';
+  /** More server settings, on top of the pair's (e.g. SOCKETS_PER_ADDRESS for many sockets from 127.0.0.1). */
+  env?: Record<string, string>;
 }): Promise<Pair> {
   const database: ThrowawayDatabase = await createThrowawayDatabase(options.serverUrl, options.label);
   const env: Record<string, string> = {
@@ -80,6 +82,7 @@ export async function startPair(options: {
     TRUST_PROXY: 'true',
     DEMO_LIVE: 'false',
     ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
+    ...options.env,
   };
   const servers: ServerProcess[] = [];
   const pool = new pg.Pool({ connectionString: database.url, max: 3 });
