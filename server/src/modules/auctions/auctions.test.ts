@@ -307,6 +307,37 @@ describe('the close', () => {
   });
 });
 
+describe('the runner-up', () => {
+  it('gets the unit at their highest bid once the declined winner’s time to pay is up', async () => {
+    const { auction: a } = await auction({ durationSec: 5, suddenDeath: true });
+    const bob = await bidder();
+    const ann = await bidder(TEST_CARDS.declineAfterAttach);
+    await bid(t.app, bob.cookie, a.id, { amountCents: 1000 });
+    await bid(t.app, ann.cookie, a.id, { maxBidCents: 2500 });
+    expect((await settled(a.id)).result).toMatchObject({
+      winner: { handle: ann.handle },
+      payment: 'declined',
+    });
+
+    const path = `/api/auctions/${a.id}/runner-up`;
+    expect((await call('POST', path, bob.cookie)).statusCode).toBe(403);
+    const early = await call('POST', path, seller.cookie);
+    expect(early.statusCode).toBe(409);
+    expect(early.json().message).toBe('The winner still has time to pay with another card.');
+    // The five minutes pass (the database's clock is the judge: the deadline is moved instead).
+    await t.database.pool.query(`update auctions set pay_by = now() - interval '1 second' where id = $1`, [
+      a.id,
+    ]);
+    const passed = await call('POST', path, seller.cookie);
+    expect(passed.statusCode).toBe(200);
+    const done = await settled(a.id);
+    // bob's highest bid was his 1000; ann's proxy answered it at 1100.
+    expect(done.result).toMatchObject({ winner: { handle: bob.handle }, priceCents: 1000, payment: 'paid' });
+    expect(done.result?.orderId).toBeTruthy();
+    expect((await call('POST', path, seller.cookie)).statusCode).toBe(409);
+  });
+});
+
 describe('a charge the provider did not answer', () => {
   it('is asked again, with the same payment, until it answers: one charge, one order', async () => {
     const provider = t.app.payments;

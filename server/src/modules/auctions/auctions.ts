@@ -14,7 +14,7 @@ import { startIntervalJob } from '../../platform/interval-job.ts';
 import type { PaymentProvider } from '../../platform/payments/provider.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
 import type { RoomHub } from '../../platform/room-hub.ts';
-import { type CheckoutMail, savedAddresses } from '../checkout/service.ts';
+import { type CheckoutMail, freeUnitsOf, lockProductForSale, savedAddresses } from '../checkout/service.ts';
 import { defaultCardOf } from '../payment-methods/service.ts';
 import { payoutDestination } from '../payouts/service.ts';
 import { announceOrder } from '../shop/service.ts';
@@ -23,7 +23,7 @@ import { AuctionClosing, CLOSE_SWEEP_MS } from './closing.ts';
 import { cancelAuction, startAuction } from './lifecycle.ts';
 import { answeredBefore, auctionForView, type BidderChecks, bidderChecks, isBlocked } from './repo.ts';
 import { settleDue } from './settlement.ts';
-import { auctionToSettle, chargeAgain } from './settlement-repo.ts';
+import { auctionToSettle, chargeAgain, passToRunnerUp, runnerUpOf } from './settlement-repo.ts';
 import { toAuction } from './view.ts';
 
 /**
@@ -189,6 +189,37 @@ export class Auctions {
     if (!(await db.transaction((tx) => chargeAgain(tx, auctionId, userId)))) {
       throw conflict('CONFLICT', 'The time to pay for this auction is up.');
     }
+    await this.settle(auctionId);
+    return this.view(auctionId);
+  }
+
+  /**
+   * After a declined winner's time to pay is up, the seller passes the unit to the runner-up at
+   * their highest bid ("you bid, you buy"), if it is still free; the runner-up is charged.
+   */
+  async offerToRunnerUp(auctionId: string, userId: string): Promise<Auction> {
+    const { db } = this.deps;
+    const auction = await auctionToSettle(db, auctionId);
+    if (!auction) throw notFound('Auction not found');
+    if (auction.seller_id !== userId)
+      throw forbidden('Only the seller can offer this auction to the runner-up.');
+    if (auction.payment_state !== 'declined' || !auction.winner_id) {
+      throw conflict('CONFLICT', 'Only an auction whose winner could not pay goes to the runner-up.');
+    }
+    if (auction.pay_open) throw conflict('CONFLICT', 'The winner still has time to pay with another card.');
+    const winnerId = auction.winner_id;
+    await db.transaction(async (tx) => {
+      const product = await lockProductForSale(tx, auction.product_id);
+      if (!product || (await freeUnitsOf(tx, auction.product_id, product.stock)) < 1) {
+        throw conflict('CONFLICT', 'The unit is no longer free: it was sold or put up again.');
+      }
+      const runnerUp = await runnerUpOf(tx, auctionId, winnerId);
+      if (!runnerUp) throw conflict('CONFLICT', 'Nobody else bid in this auction.');
+      if (!(await passToRunnerUp(tx, auctionId, runnerUp))) {
+        throw conflict('CONFLICT', 'The winner still has time to pay with another card.');
+      }
+    });
+    await this.announceEnd(auctionId);
     await this.settle(auctionId);
     return this.view(auctionId);
   }

@@ -148,6 +148,12 @@ export const auctionRoutes: FastifyPluginAsyncZod<{ db: Db; auctions: Auctions }
     async (request) => auctions.payAgain(request.params.id, userOf(request)),
   );
 
+  app.post(
+    '/api/auctions/:id/runner-up',
+    { config: SIGNED_IN, schema: { params: auctionParams, response: { 200: auctionSchema, ...errors } } },
+    async (request) => auctions.offerToRunnerUp(request.params.id, userOf(request)),
+  );
+
   // A seller's blocks hold across all their rooms' auctions.
   app.get(
     '/api/auction-blocks',

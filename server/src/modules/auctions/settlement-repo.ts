@@ -62,12 +62,15 @@ export type ToSettle = {
   fulfillment: 'ship' | 'digital' | 'pickup';
   shipping_cents: number;
   amount_cents: number | null;
+  /** A declined winner may still pay (payBy has not passed, by the database's clock). */
+  pay_open: boolean;
 };
 
 export async function auctionToSettle(tx: Executor, id: string, lock = false): Promise<ToSettle | undefined> {
   const found = await tx.execute<ToSettle>(sql`
     select a.id, a.stream_id, s.room_name, a.product_id, a.seller_id, a.winner_id, a.price_cents, a.payment_id,
-      a.payment_state, p.title, p.fulfillment, p.shipping_cents, pay.amount_cents
+      a.payment_state, p.title, p.fulfillment, p.shipping_cents, pay.amount_cents,
+      coalesce(a.pay_by > clock_timestamp(), false) as pay_open
     from auctions a join streams s on s.id = a.stream_id join products p on p.id = a.product_id
       left join payments pay on pay.id = a.payment_id
     where a.id = ${id} ${lock ? sql`for update of a` : sql``}`);
@@ -98,6 +101,34 @@ export async function chargeAgain(tx: Tx, id: string, winnerId: string): Promise
     update auctions set payment_state = 'pending', payment_id = null, pay_by = null, leased_until = null,
       version = version + 1
     where id = ${id} and winner_id = ${winnerId} and payment_state = 'declined' and pay_by > clock_timestamp()
+    returning id`);
+  return done.rows.length > 0;
+}
+
+/** The highest bidder after the winner: their highest bid. */
+export async function runnerUpOf(
+  db: Executor,
+  auctionId: string,
+  winnerId: string,
+): Promise<{ bidder_id: string; amount_cents: number } | undefined> {
+  const found = await db.execute<{ bidder_id: string; amount_cents: number }>(sql`
+    select bidder_id, max(amount_cents) as amount_cents from auction_bids
+    where auction_id = ${auctionId} and bidder_id <> ${winnerId}
+    group by bidder_id order by max(amount_cents) desc, min(seq) limit 1`);
+  return found.rows[0];
+}
+
+/** The declined winner's time is up: the runner-up wins at their highest bid, and is charged. */
+export async function passToRunnerUp(
+  tx: Tx,
+  auctionId: string,
+  runnerUp: { bidder_id: string; amount_cents: number },
+): Promise<boolean> {
+  const done = await tx.execute<{ id: string }>(sql`
+    update auctions set winner_id = ${runnerUp.bidder_id}, price_cents = ${runnerUp.amount_cents},
+      payment_state = 'pending', payment_id = null, pay_by = null, leased_until = null, last_error = null,
+      version = version + 1
+    where id = ${auctionId} and payment_state = 'declined' and pay_by <= clock_timestamp()
     returning id`);
   return done.rows.length > 0;
 }

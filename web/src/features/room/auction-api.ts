@@ -84,3 +84,6 @@ export const streamAuctionsQueryOptions = (roomName: string) =>
 
 /** POST /api/auction-blocks: the seller blocks an account from bidding in their auctions. */
 export const blockBidder = (handle: string) => apiPost<unknown>('/api/auction-blocks', { handle });
+
+/** POST /api/auctions/:id/runner-up: after a declined winner's time to pay, the next bidder wins at their bid. */
+export const offerToRunnerUp = (auctionId: string) => apiPost<Auction>(auctionPath(auctionId, 'runner-up'));

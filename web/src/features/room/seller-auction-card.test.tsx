@@ -7,21 +7,23 @@ import { SellerAuctionCard } from './seller-auction-card.tsx';
 import type { RoomAuction } from './use-room-auction.ts';
 
 const auction = withBid(testAuction(), 'ana', 1000);
-const room = {
-  auction,
-  offsetMs: 0,
-  outbid: false,
-  me: null,
-  apply: () => {},
-  applyView: () => {},
-  markOutbid: () => {},
-  dismissOutbid: () => {},
-} as unknown as RoomAuction;
+const makeRoom = (shown = auction) =>
+  ({
+    auction: shown,
+    offsetMs: 0,
+    outbid: false,
+    me: null,
+    apply: () => {},
+    applyView: () => {},
+    markOutbid: () => {},
+    dismissOutbid: () => {},
+  }) as unknown as RoomAuction;
+const room = makeRoom();
 
-function renderCard(canCancel: boolean) {
+function renderCard(canCancel: boolean, shown: RoomAuction = room) {
   render(
     <QueryClientProvider client={createQueryClient({ onUnauthorized: () => {} })}>
-      <SellerAuctionCard room={room} canCancel={canCancel} />
+      <SellerAuctionCard room={shown} canCancel={canCancel} />
     </QueryClientProvider>,
   );
 }
@@ -57,5 +59,32 @@ describe('the seller’s auction card', () => {
     renderCard(false);
     expect(screen.queryByTestId('auction-block-bidder')).toBeNull();
     expect(screen.getAllByText('@ana').length).toBeGreaterThan(0);
+  });
+
+  it('offers a declined auction to the runner-up', async () => {
+    const declined = {
+      ...auction,
+      status: 'ended' as const,
+      result: {
+        winner: { handle: 'ana' },
+        priceCents: 1000,
+        orderId: null,
+        payment: 'declined' as const,
+        payBy: new Date().toISOString(),
+      },
+    };
+    const fetch = vi.fn(
+      async () =>
+        new Response(JSON.stringify(declined), {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        }),
+    );
+    vi.stubGlobal('fetch', fetch);
+    renderCard(true, makeRoom(declined));
+    expect(screen.getByText(/Sold to @ana for \$10.00 · the card was declined/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Offer to the runner-up' }));
+    await waitFor(() => expect(fetch).toHaveBeenCalledTimes(1));
+    expect((fetch.mock.calls[0] as unknown as [string])[0]).toBe(`/api/auctions/${auction.id}/runner-up`);
   });
 });

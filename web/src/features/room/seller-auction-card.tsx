@@ -6,7 +6,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
 import { errorMessage } from '../../lib/api/client.ts';
 import { errorToast } from '../../lib/error-toast.ts';
-import { blockBidder, cancelAuction } from './auction-api.ts';
+import { blockBidder, cancelAuction, offerToRunnerUp } from './auction-api.ts';
 import {
   AuctionAnnouncer,
   AuctionHeading,
@@ -20,10 +20,20 @@ import { type RoomAuction, useAuctionSecondsLeft } from './use-room-auction.ts';
  * The room's auction in the lineup panel, for the seller and their moderators: the price, the
  * leader, the clock and the bids; the seller may cancel it while nobody has bid.
  */
+const formatTime = (iso: string | null) =>
+  iso
+    ? new Date(iso).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' })
+    : 'a few minutes from the close';
+
 export function SellerAuctionCard({ room, canCancel }: { room: RoomAuction; canCancel: boolean }) {
   const auction = room.auction;
   const secondsLeft = useAuctionSecondsLeft(room);
   const [blocking, setBlocking] = useState<string | null>(null);
+  const runnerUp = useMutation({
+    mutationFn: offerToRunnerUp,
+    onSuccess: room.applyView,
+    onError: (error) => errorToast('Error', errorMessage(error, 'The auction could not go to the runner-up')),
+  });
   const block = useMutation({
     mutationFn: blockBidder,
     onSuccess: (_answer, handle) => {
@@ -53,6 +63,24 @@ export function SellerAuctionCard({ room, canCancel }: { room: RoomAuction; canC
           {auction.result?.payment === 'declined' ? ' · the card was declined' : ''}
         </p>
       )}
+      {auction.result?.payment === 'declined' && canCancel ? (
+        <div className="grid gap-1 text-sm">
+          <p className="text-muted-foreground">
+            The winner can pay with another card until {formatTime(auction.result.payBy)}. After that, offer
+            it to the next highest bidder at their bid, or put it up again.
+          </p>
+          <Button
+            variant="outline"
+            size="sm"
+            className="justify-self-start"
+            onClick={() => runnerUp.mutate(auction.id)}
+            disabled={runnerUp.isPending}
+            data-testid="auction-runner-up"
+          >
+            Offer to the runner-up
+          </Button>
+        </div>
+      ) : null}
       {/* Blocking is the seller's (the server answers 403 to anyone else, moderators too). */}
       <BidHistory auction={auction} onBlock={canCancel ? setBlocking : undefined} />
       <ConfirmDialog
