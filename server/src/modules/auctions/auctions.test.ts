@@ -251,7 +251,11 @@ describe('bidding', () => {
   });
 });
 
-describe('the close', () => {
+/**
+ * Each of these waits for an auction to close (5 s at the least): they run at once, each in a room
+ * and with accounts of its own, so the file waits for the longest, not for their sum.
+ */
+describe.concurrent('the close', () => {
   it('charges the winner at the final price plus shipping and writes one order; no bid after the close', async () => {
     const { auction: a, productId } = await auction(
       { durationSec: 5, suddenDeath: true },
@@ -305,9 +309,7 @@ describe('the close', () => {
     expect(done.result).toMatchObject({ payment: 'paid', winner: { handle: ann.handle } });
     expect(done.result?.orderId).toBeTruthy();
   });
-});
 
-describe('the runner-up', () => {
   it('gets the unit at their highest bid once the declined winner’s time to pay is up', async () => {
     const { auction: a } = await auction({ durationSec: 5, suddenDeath: true });
     const bob = await bidder();
@@ -336,9 +338,7 @@ describe('the runner-up', () => {
     expect(done.result?.orderId).toBeTruthy();
     expect((await call('POST', path, seller.cookie)).statusCode).toBe(409);
   });
-});
 
-describe('a charge the provider did not answer', () => {
   it('is asked again, with the same payment, until it answers: one charge, one order', async () => {
     const provider = t.app.payments;
     const charge = provider.chargeSavedCard.bind(provider);
@@ -368,63 +368,7 @@ describe('a charge the provider did not answer', () => {
       provider.chargeSavedCard = charge;
     }
   });
-});
 
-describe('cancelling', () => {
-  it('lets the seller cancel before the first bid only', async () => {
-    const { auction: a } = await auction();
-    const other = await bidder();
-    expect((await call('POST', `/api/auctions/${a.id}/cancel`, other.cookie)).statusCode).toBe(403);
-    const cancelled = await call('POST', `/api/auctions/${a.id}/cancel`, seller.cookie);
-    expect(cancelled.statusCode).toBe(200);
-    expect(cancelled.json().status).toBe('cancelled');
-
-    const { auction: b } = await auction();
-    await bid(t.app, other.cookie, b.id, { amountCents: 1000 });
-    const refused = await call('POST', `/api/auctions/${b.id}/cancel`, seller.cookie);
-    expect(refused.statusCode).toBe(409);
-    expect(refused.json().message).toBe('An auction with bids cannot be cancelled.');
-  });
-});
-
-describe('the seller’s controls', () => {
-  it('blocks a bidder from every auction of theirs, and unblocks them', async () => {
-    const { auction: a } = await auction();
-    const ann = await bidder();
-    expect((await call('POST', '/api/auction-blocks', undefined, { handle: ann.handle })).statusCode).toBe(
-      401,
-    );
-    const blocked = await call('POST', '/api/auction-blocks', seller.cookie, {
-      handle: ann.handle.toUpperCase(),
-    });
-    expect(blocked.statusCode).toBe(201);
-    expect(blocked.json().blocks.map((b: { handle: string }) => b.handle)).toEqual([ann.handle]);
-    const refused = await bid(t.app, ann.cookie, a.id, { amountCents: 1000 });
-    expect(refused.statusCode).toBe(403);
-    expect(refused.json().message).toBe('The seller has blocked you from bidding in their auctions.');
-    // Blocks are the seller's own: another account sees none of them.
-    expect((await call('GET', '/api/auction-blocks', ann.cookie)).json()).toEqual({ blocks: [] });
-    expect(
-      (await call('POST', '/api/auction-blocks', seller.cookie, { handle: 'nobody_here_at_all' })).statusCode,
-    ).toBe(404);
-    expect((await call('DELETE', `/api/auction-blocks/${ann.handle}`, seller.cookie)).statusCode).toBe(204);
-    expect((await call('DELETE', `/api/auction-blocks/${ann.handle}`, seller.cookie)).statusCode).toBe(404);
-    expect((await bid(t.app, ann.cookie, a.id, { amountCents: 1000 })).statusCode).toBe(201);
-  });
-
-  it('closes a running auction when the stream ends: the leader wins, later bids are refused', async () => {
-    const { room, auction: a } = await auction({ durationSec: 120 });
-    const ann = await bidder();
-    await bid(t.app, ann.cookie, a.id, { amountCents: 1000 });
-    expect((await call('POST', `/api/streams/${room}/end`, seller.cookie)).statusCode).toBe(200);
-    const late = await bid(t.app, ann.cookie, a.id, { amountCents: 5000 });
-    expect(late.json().code).toBe('AUCTION_ENDED');
-    const done = await settled(a.id);
-    expect(done.result).toMatchObject({ winner: { handle: ann.handle }, priceCents: 1000, payment: 'paid' });
-  });
-});
-
-describe('a stream’s auctions', () => {
   it('lists them as replay chapters with their results, and sums them for the stats', async () => {
     const { room, auction: sold } = await auction({ durationSec: 5, suddenDeath: true });
     const [ann, bob] = [await bidder(), await bidder()];
@@ -470,5 +414,59 @@ describe('a stream’s auctions', () => {
       soldStartCents: 1000,
       soldForCents: 1200,
     });
+  });
+
+  it('closes a running auction when the stream ends: the leader wins, later bids are refused', async () => {
+    const { room, auction: a } = await auction({ durationSec: 120 });
+    const ann = await bidder();
+    await bid(t.app, ann.cookie, a.id, { amountCents: 1000 });
+    expect((await call('POST', `/api/streams/${room}/end`, seller.cookie)).statusCode).toBe(200);
+    const late = await bid(t.app, ann.cookie, a.id, { amountCents: 5000 });
+    expect(late.json().code).toBe('AUCTION_ENDED');
+    const done = await settled(a.id);
+    expect(done.result).toMatchObject({ winner: { handle: ann.handle }, priceCents: 1000, payment: 'paid' });
+  });
+});
+
+describe('cancelling', () => {
+  it('lets the seller cancel before the first bid only', async () => {
+    const { auction: a } = await auction();
+    const other = await bidder();
+    expect((await call('POST', `/api/auctions/${a.id}/cancel`, other.cookie)).statusCode).toBe(403);
+    const cancelled = await call('POST', `/api/auctions/${a.id}/cancel`, seller.cookie);
+    expect(cancelled.statusCode).toBe(200);
+    expect(cancelled.json().status).toBe('cancelled');
+
+    const { auction: b } = await auction();
+    await bid(t.app, other.cookie, b.id, { amountCents: 1000 });
+    const refused = await call('POST', `/api/auctions/${b.id}/cancel`, seller.cookie);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe('An auction with bids cannot be cancelled.');
+  });
+});
+
+describe('the seller’s controls', () => {
+  it('blocks a bidder from every auction of theirs, and unblocks them', async () => {
+    const { auction: a } = await auction();
+    const ann = await bidder();
+    expect((await call('POST', '/api/auction-blocks', undefined, { handle: ann.handle })).statusCode).toBe(
+      401,
+    );
+    const blocked = await call('POST', '/api/auction-blocks', seller.cookie, {
+      handle: ann.handle.toUpperCase(),
+    });
+    expect(blocked.statusCode).toBe(201);
+    expect(blocked.json().blocks.map((b: { handle: string }) => b.handle)).toEqual([ann.handle]);
+    const refused = await bid(t.app, ann.cookie, a.id, { amountCents: 1000 });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe('The seller has blocked you from bidding in their auctions.');
+    // Blocks are the seller's own: another account sees none of them.
+    expect((await call('GET', '/api/auction-blocks', ann.cookie)).json()).toEqual({ blocks: [] });
+    expect(
+      (await call('POST', '/api/auction-blocks', seller.cookie, { handle: 'nobody_here_at_all' })).statusCode,
+    ).toBe(404);
+    expect((await call('DELETE', `/api/auction-blocks/${ann.handle}`, seller.cookie)).statusCode).toBe(204);
+    expect((await call('DELETE', `/api/auction-blocks/${ann.handle}`, seller.cookie)).statusCode).toBe(404);
+    expect((await bid(t.app, ann.cookie, a.id, { amountCents: 1000 })).statusCode).toBe(201);
   });
 });
