@@ -23,26 +23,6 @@ const NOT_SQL = [
   'src/platform/payments/{local,stripe}.test.ts',
 ];
 
-/**
- * Browser specs that publish from a fake camera or an encoder, or wait on video frames: they run
- * alone so that nothing competes with the media they measure (ADR 0005).
- */
-const VIDEO_SPECS = [
-  'live.e2e.test.ts',
-  'live-vp8.e2e.test.ts',
-  'live-two-instances.e2e.test.ts',
-  'obs.e2e.test.ts',
-  'moderation.e2e.test.ts',
-  'shop.e2e.test.ts',
-];
-
-const E2E = {
-  root: 'e2e',
-  include: ['**/*.e2e.test.ts'],
-  testTimeout: 60_000,
-  hookTimeout: 120_000,
-};
-
 function serverProject(name: string, env: Record<string, string>, exclude: string[] = []) {
   return {
     test: {
@@ -61,9 +41,9 @@ function serverProject(name: string, env: Record<string, string>, exclude: strin
  * One runner for every workspace; `npm test` runs them all. Most server tests wait on sockets,
  * child processes and timers rather than the CPU, so two files run at once even on two cores
  * (Vitest's default there is one; three were faster, 1,135 s, but left timing-bound tests a
- * thinner margin on a loaded machine: docs/benchmarks.md). The browser specs run after everything
- * else: those that only drive pages two files at once, then those with video one file at a time,
- * so nothing else competes with Chromium and the video they measure (ADR 0005, docs/operations.md).
+ * thinner margin on a loaded machine: docs/benchmarks.md). The browser specs run after everything else, one file at a time,
+ * so nothing else competes with Chromium and the video they measure (ADR 0005, docs/operations.md);
+ * two page-only files at once were slower, not faster (each file 3–4× its time alone: benchmarks.md).
  */
 export default defineConfig({
   test: {
@@ -85,23 +65,15 @@ export default defineConfig({
           include: ['src/**/*.test.{ts,tsx}'],
         },
       },
-      // Browser specs that drive pages only: two files at once (each its own server and Chromium).
       {
         test: {
-          ...E2E,
-          name: 'e2e-pages',
-          exclude: ['**/node_modules/**', ...VIDEO_SPECS],
-          sequence: { groupOrder: 1 },
-        },
-      },
-      // Browser specs that publish or measure video: last, one file at a time, nothing beside them.
-      {
-        test: {
-          ...E2E,
-          name: 'e2e-video',
-          include: VIDEO_SPECS,
+          name: 'e2e',
+          root: 'e2e',
+          include: ['**/*.e2e.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
           fileParallelism: false,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 1 },
         },
       },
     ],
