@@ -1,22 +1,14 @@
 import type { StreamAuctions } from '@streamshop/contract/auctions.ts';
 import type { Db } from '../../db/client.ts';
 import { auctionsOfStream, uniqueBiddersOfStream } from './repo.ts';
+import { auctionProduct } from './view.ts';
 
 /** A stream's auctions as its replay (chapters with results) and its seller's stats show them. */
 export async function streamAuctions(db: Db, streamId: string): Promise<StreamAuctions> {
   const rows = await auctionsOfStream(db, streamId);
   const auctions = rows.map((row) => ({
     id: row.id,
-    product: {
-      id: row.product_id,
-      title: row.p_title,
-      imageUrl: row.p_image_url,
-      priceCents: row.p_price_cents,
-      stock: row.p_stock,
-      condition: row.p_condition,
-      fulfillment: row.p_fulfillment,
-      shippingCents: row.p_shipping_cents,
-    },
+    product: auctionProduct(row),
     status: row.status,
     startSec: Math.round(Number(row.start_sec)),
     endSec: row.end_sec === null ? null : Math.round(Number(row.end_sec)),

@@ -1,6 +1,23 @@
 import { type Auction, minNextBidCents } from '@streamshop/contract/auctions.ts';
+import type { RoomProduct } from '@streamshop/contract/shop.ts';
 import { iso } from '../../db/time.ts';
 import type { BidRow, ViewRow } from './repo.ts';
+
+/** The auctioned product as the room shows it, from the `p_` columns of an auction's row. */
+export function auctionProduct(
+  row: Pick<ViewRow, 'product_id' | (`p_${string}` & keyof ViewRow)>,
+): RoomProduct {
+  return {
+    id: row.product_id,
+    title: row.p_title,
+    imageUrl: row.p_image_url,
+    priceCents: row.p_price_cents,
+    stock: row.p_stock,
+    condition: row.p_condition,
+    fulfillment: row.p_fulfillment,
+    shippingCents: row.p_shipping_cents,
+  };
+}
 
 /** The auction as every client sees it: never the leader's maximum, never an account id. */
 export function toAuction(row: ViewRow, bids: BidRow[]): Auction {
@@ -8,16 +25,7 @@ export function toAuction(row: ViewRow, bids: BidRow[]): Auction {
   return {
     id: row.id,
     roomName: row.room_name,
-    product: {
-      id: row.product_id,
-      title: row.p_title,
-      imageUrl: row.p_image_url,
-      priceCents: row.p_price_cents,
-      stock: row.p_stock,
-      condition: row.p_condition,
-      fulfillment: row.p_fulfillment,
-      shippingCents: row.p_shipping_cents,
-    },
+    product: auctionProduct(row),
     status: row.status,
     startingBidCents: row.starting_bid_cents,
     currentBidCents: row.current_bid_cents,
