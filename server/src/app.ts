@@ -10,15 +10,18 @@ import { catalogPlugin } from './modules/catalog/plugin.ts';
 import { chatPlugin } from './modules/chat/plugin.ts';
 import { checkoutPlugin } from './modules/checkout/plugin.ts';
 import { discPlugin } from './modules/disc/plugin.ts';
+import { followsPlugin } from './modules/follows/plugin.ts';
 import { healthPlugin } from './modules/health/plugin.ts';
 import { mediaPlugin } from './modules/media/plugin.ts';
 import { moderationPlugin } from './modules/moderation/plugin.ts';
+import { notificationsPlugin } from './modules/notifications/plugin.ts';
 import { ordersPlugin } from './modules/orders/plugin.ts';
 import { paymentMethodsPlugin } from './modules/payment-methods/plugin.ts';
 import { payoutsPlugin } from './modules/payouts/plugin.ts';
 import { sellerPlugin } from './modules/seller/plugin.ts';
 import { seoPlugin } from './modules/seo/plugin.ts';
 import { shopPlugin } from './modules/shop/plugin.ts';
+import { showsPlugin } from './modules/shows/plugin.ts';
 import { sitePlugin } from './modules/site/plugin.ts';
 import { storefrontPlugin } from './modules/storefront/plugin.ts';
 import { streamsPlugin } from './modules/streams/plugin.ts';
@@ -53,6 +56,9 @@ const MODULES = [
   payoutsPlugin,
   shopPlugin,
   auctionsPlugin,
+  followsPlugin,
+  showsPlugin,
+  notificationsPlugin,
   discPlugin,
   sitePlugin,
   seoPlugin,

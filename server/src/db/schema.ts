@@ -131,6 +131,8 @@ export const mailOutbox = pgTable(
     toAddress: text('to_address').notNull(),
     /** Where an answer goes when not to the sender (a contact message: the person who wrote it). */
     replyTo: text('reply_to'),
+    /** The one-click unsubscribe URL of a notification (List-Unsubscribe, RFC 8058), or null. */
+    listUnsubscribe: text('list_unsubscribe'),
     subject: text('subject').notNull(),
     /** Blanked once sent. */
     textBody: text('text_body'),
@@ -1058,3 +1060,149 @@ export const auctionBlocks = pgTable(
   },
   (t) => [primaryKey({ columns: [t.sellerId, t.userId] })],
 );
+
+/** Who follows which seller (issue 29). */
+export const follows = pgTable(
+  'follows',
+  {
+    followerId: uuid('follower_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sellerId: uuid('seller_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.followerId, t.sellerId] }),
+    // A seller's followers in id order: the fan-out's batches.
+    index('follows_seller_idx').on(t.sellerId, t.followerId),
+    check('follows_not_self_check', sql`${t.followerId} <> ${t.sellerId}`),
+  ],
+);
+
+/**
+ * A show a seller scheduled (issue 29): scheduled → live (the seller went live from it: stream_id)
+ * or missed (not started SHOW_MISSED_AFTER_MINUTES after its time). "Ended" is read off the stream.
+ */
+export const shows = pgTable(
+  'shows',
+  {
+    id: id(),
+    sellerId: uuid('seller_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    description: text('description'),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    /** The seller's IANA time zone, shown to buyers beside their own. */
+    timeZone: text('time_zone').notNull(),
+    coverUrl: text('cover_url'),
+    status: text('status', { enum: ['scheduled', 'live', 'missed'] })
+      .notNull()
+      .default('scheduled'),
+    streamId: uuid('stream_id').references(() => streams.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('shows_upcoming_idx').on(t.status, t.startsAt),
+    index('shows_seller_idx').on(t.sellerId, t.startsAt),
+    uniqueIndex('shows_stream_key').on(t.streamId),
+  ],
+);
+
+/** A show's lineup, in order: it becomes the room's lineup when the seller goes live from the show. */
+export const showProducts = pgTable(
+  'show_products',
+  {
+    showId: uuid('show_id')
+      .notNull()
+      .references(() => shows.id, { onDelete: 'cascade' }),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.showId, t.productId] })],
+);
+
+/** "Remind me": who asked to be told before a show starts and when it goes live. */
+export const showReminders = pgTable(
+  'show_reminders',
+  {
+    showId: uuid('show_id')
+      .notNull()
+      .references(() => shows.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.showId, t.userId] })],
+);
+
+/**
+ * One event to tell people about (ADR 0023): `live:<stream id>` or `reminder:<show id>`, written
+ * once by whichever instance's sweep sees it first, then fanned out in batches under a lease; the
+ * cursor (the last recipient's user id) is committed with each batch, so a restart resumes there.
+ */
+export const notificationFanouts = pgTable(
+  'notification_fanouts',
+  {
+    id: id(),
+    eventKey: text('event_key').notNull(),
+    sellerId: uuid('seller_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    showId: uuid('show_id').references(() => shows.id, { onDelete: 'set null' }),
+    /** What the notification says and where it leads, written once for every recipient. */
+    text: text('text').notNull(),
+    link: text('link').notNull(),
+    subject: text('subject').notNull(),
+    /** The last recipient done (user ids in order); null before the first batch. */
+    cursor: uuid('cursor'),
+    notified: integer('notified').notNull().default(0),
+    doneAt: timestamp('done_at', { withTimezone: true }),
+    leaseToken: integer('lease_token').notNull().default(0),
+    leasedUntil: timestamp('leased_until', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('notification_fanouts_event_key').on(t.eventKey),
+    index('notification_fanouts_due_idx').on(t.createdAt).where(sql`${t.doneAt} is null`),
+  ],
+);
+
+/** A person's notifications: one per event (`unique (user_id, event_key)`), read or not. */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    eventKey: text('event_key').notNull(),
+    kind: text('kind', { enum: ['live', 'reminder'] }).notNull(),
+    text: text('text').notNull(),
+    link: text('link').notNull(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('notifications_event_key').on(t.userId, t.eventKey),
+    index('notifications_user_idx').on(t.userId, t.createdAt),
+  ],
+);
+
+/** Per kind and channel; no row means every one on. */
+export const notificationPreferences = pgTable('notification_preferences', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  liveEmail: boolean('live_email').notNull().default(true),
+  liveInApp: boolean('live_in_app').notNull().default(true),
+  reminderEmail: boolean('reminder_email').notNull().default(true),
+  reminderInApp: boolean('reminder_in_app').notNull().default(true),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

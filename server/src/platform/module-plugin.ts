@@ -58,6 +58,12 @@ export interface ModuleOptions {
   chatBuckets?: TokenBuckets;
   /** How often each instance looks for due auctions and unsettled winners (default 1 s). */
   auctionSweepMs?: number;
+  /** How often each instance looks for go-live and reminder events to fan out (default 2 s). */
+  notifySweepMs?: number;
+  /** People per fan-out batch (default 500). */
+  fanoutBatch?: number;
+  /** How often each instance marks shows not started in time as missed (default 30 s). */
+  showSweepMs?: number;
   /** Where the built SPA lives (default web/dist). */
   webDist?: string;
 }

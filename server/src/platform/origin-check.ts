@@ -4,8 +4,11 @@ import { AppError } from './errors.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** Paths called server-to-server (payment webhooks); they carry their own signatures. */
-const EXEMPT_PREFIXES = ['/api/webhooks/'];
+/**
+ * Paths called server-to-server: payment webhooks, and the one-click unsubscribe a mail provider
+ * posts (RFC 8058). Each carries its own signature and acts on no session.
+ */
+const EXEMPT_PREFIXES = ['/api/webhooks/', '/api/notifications/unsubscribe'];
 
 export function sameOrigin(request: FastifyRequest, origin: string, publicOrigin: string): boolean {
   if (origin === publicOrigin) return true;

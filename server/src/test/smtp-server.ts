@@ -12,6 +12,8 @@ export interface ReceivedMail {
   text: string;
   html: string;
   messageId: string;
+  /** Every header line as sent, by lower-case name (List-Unsubscribe, List-Unsubscribe-Post…). */
+  headerLines: Record<string, string>;
 }
 
 export interface TestSmtpServer {
@@ -74,6 +76,9 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
               text: parsed.text ?? '',
               html: typeof parsed.html === 'string' ? parsed.html : '',
               messageId: parsed.messageId ?? '',
+              headerLines: Object.fromEntries(
+                parsed.headerLines.map(({ key, line }) => [key, line.slice(line.indexOf(':') + 1).trim()]),
+              ),
             });
             for (const wake of waiters) wake();
             callback();

@@ -147,3 +147,15 @@ export function startOffer(
 export function endOffer(db: Db, hub: RoomHub, stream: StreamRecord): Promise<RoomShop> {
   return change(db, hub, stream, (tx) => endOffers(tx, stream.id));
 }
+
+/**
+ * A new room's lineup from a list (a scheduled show going live), in order, in the transaction that
+ * created the room: products not in the seller's catalogue are skipped, the lineup limit holds.
+ */
+export async function fillLineup(tx: Tx, stream: StreamRecord, productIds: string[]): Promise<void> {
+  let position = 0;
+  for (const productId of productIds.slice(0, MAX_LINEUP)) {
+    if (!(await sellerOwnsProduct(tx, stream.owner_id, productId))) continue;
+    await insertIntoLineup(tx, stream.id, productId, position++);
+  }
+}

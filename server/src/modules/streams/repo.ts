@@ -26,7 +26,7 @@ export const STREAM_COLUMNS = sql.raw(`s.id, s.owner_id, s.room_name, s.title, s
   s.thumbnail_url, u.handle as owner_handle`);
 
 /** The stream of a room; none once its owner deleted their account (their rooms are gone with it). */
-export async function findStreamByRoom(db: Db, roomName: string): Promise<StreamRecord | undefined> {
+export async function findStreamByRoom(db: Db | Tx, roomName: string): Promise<StreamRecord | undefined> {
   const result = await db.execute<StreamRecord>(sql`
     select ${STREAM_COLUMNS} from streams s join users u on u.id = s.owner_id
     where s.room_name = ${roomName} and u.deleted_at is null`);
@@ -53,6 +53,29 @@ export async function liveStreamRecords(db: Db, limit: number): Promise<StreamRe
   return result.rows;
 }
 
+/** The rooms live now of any of `ownerIds`, newest first. */
+export async function liveStreamRecordsOfOwners(db: Db, ownerIds: string[]): Promise<StreamRecord[]> {
+  if (ownerIds.length === 0) return [];
+  const result = await db.execute<StreamRecord>(sql`
+    select ${STREAM_COLUMNS} from streams s join users u on u.id = s.owner_id
+    where s.owner_id in (${sql.join(
+      ownerIds.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )}) and s.is_active and (s.ends_at is null or s.ends_at > now()) and u.deleted_at is null
+    order by s.started_at desc limit 48`);
+  return result.rows;
+}
+
+/** Streams that went live in the last `withinSec` seconds and are live still (the go-live notifications). */
+export async function streamRecordsStartedWithin(db: Db, withinSec: number): Promise<StreamRecord[]> {
+  const result = await db.execute<StreamRecord>(sql`
+    select ${STREAM_COLUMNS} from streams s join users u on u.id = s.owner_id
+    where s.started_at > now() - make_interval(secs => ${withinSec}) and s.ended_at is null
+      and u.deleted_at is null
+    order by s.started_at limit 500`);
+  return result.rows;
+}
+
 /** An owner's streams, newest first (only those with a replay, when asked). */
 export async function streamRecordsOfOwner(
   db: Db,
@@ -68,7 +91,7 @@ export async function streamRecordsOfOwner(
 }
 
 export async function insertStream(
-  db: Db,
+  db: Db | Tx,
   stream: {
     ownerId: string;
     roomName: string;

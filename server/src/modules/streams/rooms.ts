@@ -4,7 +4,7 @@ import type { Stream } from '@streamshop/contract/catalog.ts';
 import { PLAN_STREAM_SECONDS } from '@streamshop/contract/constants.ts';
 import type { createRoomBodySchema } from '@streamshop/contract/live.ts';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { egressRefusal } from '../../platform/egress.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import { findStreamByRoom, insertStream, markEnded, markStarted, type StreamRecord } from './repo.ts';
@@ -25,7 +25,7 @@ export function roomNameFor(title: string): string {
 }
 
 export async function createRoom(
-  db: Db,
+  db: Db | Tx,
   user: User,
   input: CreateRoomInput,
   restreamAllowedHosts: string[],
@@ -50,7 +50,7 @@ export async function createRoom(
   return toStream(await mustFind(db, roomName));
 }
 
-async function mustFind(db: Db, roomName: string): Promise<StreamRecord> {
+async function mustFind(db: Db | Tx, roomName: string): Promise<StreamRecord> {
   const stream = await findStreamByRoom(db, roomName);
   if (!stream) throw notFound('Stream not found');
   return stream;

@@ -2,7 +2,14 @@ import type { Stream } from '@streamshop/contract/catalog.ts';
 import { PLAN_STREAM_SECONDS, type Plan } from '@streamshop/contract/constants.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import type { Bus } from '../../platform/bus.ts';
-import { liveStreamRecords, setPlanOfUnstartedStreams, streamRecordsOfOwner } from './repo.ts';
+import type { StreamRecord } from './repo.ts';
+import {
+  liveStreamRecords,
+  liveStreamRecordsOfOwners,
+  setPlanOfUnstartedStreams,
+  streamRecordsOfOwner,
+  streamRecordsStartedWithin,
+} from './repo.ts';
 import { toStream } from './stream-view.ts';
 
 /** The room an owner is live in now (the product page's seller). */
@@ -10,7 +17,8 @@ export { liveRoomOfOwner } from './live-room.ts';
 /** What other modules may use of the stream records. */
 export { findStreamByRoom, forgetStreamsOfOwner, type StreamRecord } from './repo.ts';
 /** Going live and ending, for whoever acts for the owner (an encoder publishing with their key). */
-export { endStream, startStream } from './rooms.ts';
+/** A new room for a seller (a scheduled show going live). */
+export { createRoom, endStream, startStream } from './rooms.ts';
 export { toStream } from './stream-view.ts';
 
 /**
@@ -40,6 +48,16 @@ export function listLiveStreamsCached(db: Db): Promise<Stream[]> {
 /** Streams live right now (active and not past their plan's end), most watched first. */
 export async function listLiveStreams(db: Db, limit = 48): Promise<Stream[]> {
   return (await liveStreamRecords(db, limit)).map(toStream);
+}
+
+/** The rooms live now of these owners (the Following view). */
+export async function liveStreamsOfOwners(db: Db, ownerIds: string[]): Promise<Stream[]> {
+  return (await liveStreamRecordsOfOwners(db, ownerIds)).map(toStream);
+}
+
+/** Streams that went live within the last `withinSec` seconds and are still live. */
+export function streamsStartedWithin(db: Db, withinSec: number): Promise<StreamRecord[]> {
+  return streamRecordsStartedWithin(db, withinSec);
 }
 
 /** GET /api/streams/mine lists at most this many, newest first. */

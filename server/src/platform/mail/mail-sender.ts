@@ -106,6 +106,7 @@ export class MailSender {
         id: mail.id,
         to: mail.to_address,
         replyTo: mail.reply_to ?? undefined,
+        listUnsubscribe: mail.list_unsubscribe ?? undefined,
         subject: mail.subject,
         text: mail.text_body,
         html: mail.html_body,

@@ -9,6 +9,8 @@ export interface QueuedMail {
   to: string;
   /** Reply-To, when answers should not go to MAIL_FROM. */
   replyTo?: string | undefined;
+  /** The one-click unsubscribe URL of a notification (RFC 8058). */
+  listUnsubscribe?: string | undefined;
   subject: string;
   text: string;
   html: string;
@@ -17,16 +19,31 @@ export interface QueuedMail {
 /** Queues a message in the caller's transaction; the same dedupe key queues nothing more. */
 export async function insertMail(tx: Db | Tx, mail: QueuedMail): Promise<boolean> {
   const result = await tx.execute(sql`
-    insert into mail_outbox (dedupe_key, to_address, reply_to, subject, text_body, html_body)
-    values (${mail.dedupeKey}, ${mail.to}, ${mail.replyTo ?? null}, ${mail.subject}, ${mail.text}, ${mail.html})
+    insert into mail_outbox (dedupe_key, to_address, reply_to, list_unsubscribe, subject, text_body, html_body)
+    values (${mail.dedupeKey}, ${mail.to}, ${mail.replyTo ?? null}, ${mail.listUnsubscribe ?? null},
+      ${mail.subject}, ${mail.text}, ${mail.html})
     on conflict (dedupe_key) do nothing`);
   return (result.rowCount ?? 0) > 0;
+}
+
+/** Queues several messages in one statement; those whose dedupe key is taken are skipped. */
+export async function insertMails(tx: Db | Tx, mails: QueuedMail[]): Promise<void> {
+  if (mails.length === 0) return;
+  const rows = mails.map(
+    (mail) => sql`(${mail.dedupeKey}, ${mail.to}, ${mail.replyTo ?? null}, ${mail.listUnsubscribe ?? null},
+      ${mail.subject}, ${mail.text}, ${mail.html})`,
+  );
+  await tx.execute(sql`
+    insert into mail_outbox (dedupe_key, to_address, reply_to, list_unsubscribe, subject, text_body, html_body)
+    values ${sql.join(rows, sql`, `)}
+    on conflict (dedupe_key) do nothing`);
 }
 
 export type ClaimedMail = {
   id: string;
   to_address: string;
   reply_to: string | null;
+  list_unsubscribe: string | null;
   subject: string;
   text_body: string;
   html_body: string;
@@ -47,7 +64,7 @@ export async function claimDueMail(db: Db, leaseSec: number, limit: number): Pro
         and (lease_until is null or lease_until < now())
       order by next_attempt_at limit ${limit}
       for update skip locked)
-    returning id, to_address, reply_to, subject, text_body, html_body, attempts`);
+    returning id, to_address, reply_to, list_unsubscribe, subject, text_body, html_body, attempts`);
   return result.rows;
 }
 

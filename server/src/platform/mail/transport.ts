@@ -7,6 +7,8 @@ export interface OutgoingMail {
   id: string;
   to: string;
   replyTo?: string | undefined;
+  /** A one-click unsubscribe URL (RFC 8058): List-Unsubscribe and List-Unsubscribe-Post. */
+  listUnsubscribe?: string | undefined;
   subject: string;
   text: string;
   html: string;
@@ -36,6 +38,14 @@ function messageOf(mail: OutgoingMail, settings: MailSettings) {
     from: settings.from,
     to: mail.to,
     ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
+    ...(mail.listUnsubscribe
+      ? {
+          headers: {
+            'List-Unsubscribe': `<${mail.listUnsubscribe}>`,
+            'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+          },
+        }
+      : {}),
     subject: mail.subject,
     text: mail.text,
     html: mail.html,
