@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AuctionEvent } from './auctions.ts';
 import { streamSchema } from './catalog.ts';
+import type { GiveawayEvent } from './giveaways.ts';
 import { TIMEOUT_MAX_SEC, TIMEOUT_MIN_SEC } from './moderation.ts';
 import { roomNameSchema } from './room-name.ts';
 import type { ShopEvent } from './shop.ts';
@@ -113,6 +114,7 @@ export type ChatReplay = z.infer<typeof chatReplaySchema>;
 export type ServerMessage =
   | ShopEvent
   | AuctionEvent
+  | GiveawayEvent
   | ChatMessage
   | { type: 'chat_history'; messages: ChatMessage[] }
   | { type: 'viewer_count'; count: number }

@@ -11,6 +11,7 @@ import { chatPlugin } from './modules/chat/plugin.ts';
 import { checkoutPlugin } from './modules/checkout/plugin.ts';
 import { discPlugin } from './modules/disc/plugin.ts';
 import { followsPlugin } from './modules/follows/plugin.ts';
+import { giveawaysPlugin } from './modules/giveaways/plugin.ts';
 import { healthPlugin } from './modules/health/plugin.ts';
 import { mediaPlugin } from './modules/media/plugin.ts';
 import { moderationPlugin } from './modules/moderation/plugin.ts';
@@ -59,6 +60,7 @@ const MODULES = [
   followsPlugin,
   showsPlugin,
   notificationsPlugin,
+  giveawaysPlugin,
   discPlugin,
   sitePlugin,
   seoPlugin,

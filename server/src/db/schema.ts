@@ -1206,3 +1206,57 @@ export const notificationPreferences = pgTable('notification_preferences', {
   reminderInApp: boolean('reminder_in_app').notNull().default(true),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * A giveaway in a live room (issue 29): one unit of a lineup product, to everyone, followers or
+ * buyers of the show. running → drawn (at ends_at, by whichever instance locks it first: the winner
+ * from the seed and the entrants, and their $0 order) or cancelled. The seed stays secret until drawn.
+ */
+export const giveaways = pgTable(
+  'giveaways',
+  {
+    id: id(),
+    streamId: uuid('stream_id')
+      .notNull()
+      .references(() => streams.id, { onDelete: 'cascade' }),
+    sellerId: uuid('seller_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    audience: text('audience', { enum: ['everyone', 'followers', 'buyers'] }).notNull(),
+    status: text('status', { enum: ['running', 'drawn', 'cancelled'] })
+      .notNull()
+      .default('running'),
+    seed: text('seed').notNull(),
+    seedHash: text('seed_hash').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+    drawnAt: timestamp('drawn_at', { withTimezone: true }),
+    winnerId: uuid('winner_id').references(() => users.id, { onDelete: 'set null' }),
+    winnerHandle: text('winner_handle'),
+    orderId: uuid('order_id').references(() => orders.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('giveaways_one_running_key').on(t.streamId).where(sql`${t.status} = 'running'`),
+    index('giveaways_due_idx').on(t.status, t.endsAt),
+  ],
+);
+
+/** Who entered a giveaway, with the handle they had then (the draw's input). */
+export const giveawayEntries = pgTable(
+  'giveaway_entries',
+  {
+    giveawayId: uuid('giveaway_id')
+      .notNull()
+      .references(() => giveaways.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    handle: text('handle').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.giveawayId, t.userId] })],
+);

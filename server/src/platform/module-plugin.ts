@@ -62,6 +62,8 @@ export interface ModuleOptions {
   notifySweepMs?: number;
   /** People per fan-out batch (default 500). */
   fanoutBatch?: number;
+  /** How often each instance draws due giveaways (default 1 s). */
+  giveawaySweepMs?: number;
   /** How often each instance marks shows not started in time as missed (default 30 s). */
   showSweepMs?: number;
   /** Where the built SPA lives (default web/dist). */

@@ -35,7 +35,11 @@ export async function saveAddress(tx: Tx, userId: string, address: ShippingAddre
 }
 
 /** The buyer's addresses, the most recently used first. */
-export async function addressesOf(db: Db, userId: string, limit: number): Promise<SavedAddressRow[]> {
+export async function addressesOf(
+  db: Pick<Db, 'execute'>,
+  userId: string,
+  limit: number,
+): Promise<SavedAddressRow[]> {
   const found = await db.execute<SavedAddressRow>(sql`
     select id, name, line1, line2, city, region, postal_code as "postalCode", country,
       last_used_at as "lastUsedAt"

@@ -3,7 +3,7 @@ import {
   SAVED_ADDRESSES_LIMIT,
   type SavedAddress,
 } from '@streamshop/contract/shipping.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { iso } from '../../db/time.ts';
 import { notFound } from '../../platform/errors.ts';
 import { addressesOf, deleteAddress, saveAddress } from './addresses-repo.ts';
@@ -16,7 +16,7 @@ import type { ShippingAddress } from './repo.ts';
  * checkout offers, or with `all` every one kept (for settings).
  */
 export async function savedAddresses(
-  db: Db,
+  db: Db | Tx,
   userId: string,
   options: { all?: boolean } = {},
 ): Promise<SavedAddress[]> {

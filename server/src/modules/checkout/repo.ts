@@ -100,6 +100,13 @@ export async function liveHoldsOf(tx: Tx, productId: string): Promise<HoldRow[]>
  * winner is being charged or, declined, may still pay with another card. The auctions module
  * owns those rows; the stock they keep out of checkout is counted here, with the holds.
  */
+/** Units given away in a running giveaway (its winner's order takes the unit at the draw). */
+export async function giveawayUnitsOf(tx: Tx, productId: string): Promise<number> {
+  const found = await tx.execute<{ n: number | string }>(sql`
+    select count(*) as n from giveaways where product_id = ${productId} and status = 'running'`);
+  return Number(found.rows[0]?.n ?? 0);
+}
+
 export async function auctionUnitsOf(tx: Tx, productId: string): Promise<number> {
   const found = await tx.execute<{ n: number | string }>(sql`
     select count(*) as n from auctions

@@ -11,6 +11,7 @@ import {
   claimInterruptedSetup,
   expirePayment,
   failPayment,
+  giveawayUnitsOf,
   type HoldOwner,
   type HoldRow,
   insertHold,
@@ -329,7 +330,9 @@ function reserve(
       };
     }
     const others =
-      held.filter((row) => row.user_id !== buyerId).length + (await auctionUnitsOf(tx, productId));
+      held.filter((row) => row.user_id !== buyerId).length +
+      (await auctionUnitsOf(tx, productId)) +
+      (await giveawayUnitsOf(tx, productId));
     if (product.stock <= 0 || others >= product.stock) {
       // No unit for a new hold. A buyer who paid for this product moments ago is coming back
       // (the answer to their payment was lost, a server died, a second tab): their order.
@@ -376,7 +379,7 @@ function reserve(
  */
 export async function freeUnitsOf(tx: Tx, productId: string, stock: number): Promise<number> {
   const held = await liveHoldsOf(tx, productId);
-  return stock - held.length - (await auctionUnitsOf(tx, productId));
+  return stock - held.length - (await auctionUnitsOf(tx, productId)) - (await giveawayUnitsOf(tx, productId));
 }
 
 export { addAddress, removeAddress, savedAddresses } from './addresses.ts';
@@ -384,6 +387,8 @@ export type { CheckoutMail } from './mail.ts';
 // Orders (ADR 0016) give their payment back through the refund job's path.
 export { giveOrderBack } from './order-refunds-repo.ts';
 export { recordPaidCharge } from './payment-events.ts';
+/** A unit leaves stock for an order paid otherwise (a giveaway's prize). */
+export { takeOneUnit } from './payment-events-repo.ts';
 export { completeRefunds } from './payment-jobs.ts';
 export {
   failPayment,

@@ -63,3 +63,14 @@ export async function followersAfter(
     order by follower_id limit ${limit}`);
   return result.rows.map((row) => row.follower_id);
 }
+
+export async function isFollower(
+  db: Pick<Db, 'execute'>,
+  followerId: string,
+  sellerId: string,
+): Promise<boolean> {
+  const found = await db.execute(
+    sql`select 1 from follows where follower_id = ${followerId} and seller_id = ${sellerId}`,
+  );
+  return found.rows.length > 0;
+}

@@ -6,8 +6,8 @@ import { upcomingShowsOfSellers } from '../shows/service.ts';
 import { liveStreamsOfOwners } from '../streams/service.ts';
 import { deleteFollow, followedSellers, followState, insertFollow } from './repo.ts';
 
-/** What other modules may use: the followers in batches (the notifications' fan-out). */
-export { followersAfter } from './repo.ts';
+/** What other modules may use: the followers in batches (the notifications' fan-out), one follow (giveaways). */
+export { followersAfter, isFollower } from './repo.ts';
 
 /** How many followed sellers GET /api/following lists. */
 const FOLLOWING_LIMIT = 200;

@@ -390,3 +390,6 @@ export function startAutoDelivery(
     deliverShippedOrders(db, options.afterMs),
   );
 }
+
+/** Giveaways' prizes: $0 orders, and who bought in a show. */
+export { boughtFromStream, type GiftAddress, placeGiftOrder } from './gift-orders.ts';
