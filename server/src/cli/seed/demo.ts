@@ -12,6 +12,7 @@ import {
 } from './catalogue.ts';
 import { CATEGORIES } from './categories.ts';
 import { insertDemoReplay } from './demo-replay.ts';
+import { insertDemoShows } from './demo-shows.ts';
 import { avatarUrl, productImageUrl } from './images.ts';
 import { SELLERS } from './sellers.ts';
 import {
@@ -99,6 +100,7 @@ export async function insertDemo(tx: Tx, passwordHash: string): Promise<Inserted
     await insertProducts(tx, rows.slice(i, i + INSERT_CHUNK));
   }
   await insertDemoReplay(tx, sellerIds, now);
+  await insertDemoShows(tx, sellerIds, now);
   return { categories: categoryIds.size, sellers: sellerIds.size, products: rows.length };
 }
 

@@ -124,6 +124,23 @@ describe('seedDemoIfEmpty', () => {
     expect(withoutImage / rows.length).toBeLessThan(0.1);
   });
 
+  it('schedules three upcoming shows with lineups, and every demo seller has followers', async () => {
+    const { rows } = await database.pool.query(
+      `select s.starts_at, (select count(*)::int from show_products p where p.show_id = s.id) as products
+       from shows s where s.status = 'scheduled' order by s.starts_at`,
+    );
+    expect(rows).toHaveLength(3);
+    for (const row of rows) {
+      expect(new Date(row.starts_at).getTime()).toBeGreaterThan(Date.now());
+      expect(row.products).toBe(3);
+    }
+    const unfollowed = await database.pool.query(
+      `select count(*)::int as n from users u
+       where not exists (select 1 from follows f where f.seller_id = u.id)`,
+    );
+    expect(unfollowed.rows[0].n).toBe(0);
+  });
+
   it('points every product image at a small, valid SVG file on disk', async () => {
     const rows = await database.db.selectDistinct({ url: products.imageUrl }).from(products);
     const urls = rows.map((r) => r.url).filter((url): url is string => url !== null);
