@@ -16,7 +16,7 @@ import { AppError, conflict, forbidden, notFound } from '../../platform/errors.t
 import type { RoomHub } from '../../platform/room-hub.ts';
 import { freeUnitsOf, lockProductForSale, savedAddresses, takeOneUnit } from '../checkout/service.ts';
 import { isFollower } from '../follows/service.ts';
-import { boughtFromStream, type OrderPlacing, placeGiftOrder } from '../orders/service.ts';
+import { boughtFromStream, insertGiftOrder, type OrderPlacing, orderPlaced } from '../orders/service.ts';
 import type { StreamRecord } from '../streams/service.ts';
 import {
   currentGiveawayOf,
@@ -180,7 +180,7 @@ export async function drawGiveaway(deps: GiveawaysDeps, id: string): Promise<boo
     let orderId: string | null = null;
     if (sellerId) {
       const [address] = await savedAddresses(tx, winner.user_id);
-      orderId = await placeGiftOrder(tx, deps.placing, {
+      orderId = await insertGiftOrder(tx, {
         buyerId: winner.user_id,
         sellerId,
         productId: giveaway.product_id,
@@ -197,6 +197,7 @@ export async function drawGiveaway(deps: GiveawaysDeps, id: string): Promise<boo
             }
           : null,
       });
+      await orderPlaced(tx, deps.placing, orderId);
     } else {
       deps.log.warn({ giveawayId: id }, 'a giveaway was drawn with no unit left in stock; no order written');
     }

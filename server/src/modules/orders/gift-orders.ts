@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
-import { type OrderPlacing, orderPlaced } from './service.ts';
 
 /** Where a gift ships, as an order keeps it (null for digital and pickup products). */
 export interface GiftAddress {
@@ -14,12 +13,12 @@ export interface GiftAddress {
 }
 
 /**
- * A $0 order (a giveaway's prize): no payment, the seller ships it as any order, both emails go
- * out. The caller took the unit from stock in the same transaction. Answers the order's id.
+ * A $0 order (a giveaway's prize): no payment; the seller ships it as any order. The caller took
+ * the unit from stock in the same transaction and then calls `orderPlaced` (its ledger line and
+ * both emails). Answers the order's id.
  */
-export async function placeGiftOrder(
+export async function insertGiftOrder(
   tx: Tx,
-  placing: OrderPlacing,
   gift: {
     buyerId: string;
     sellerId: string;
@@ -35,7 +34,6 @@ export async function placeGiftOrder(
     returning id`);
   const id = inserted.rows[0]?.id;
   if (!id) throw new Error('the gift order was not written');
-  await orderPlaced(tx, placing, id);
   return id;
 }
 

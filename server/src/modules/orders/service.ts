@@ -392,4 +392,4 @@ export function startAutoDelivery(
 }
 
 /** Giveaways' prizes: $0 orders, and who bought in a show. */
-export { boughtFromStream, type GiftAddress, placeGiftOrder } from './gift-orders.ts';
+export { boughtFromStream, type GiftAddress, insertGiftOrder } from './gift-orders.ts';

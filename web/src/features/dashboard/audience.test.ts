@@ -26,10 +26,11 @@ describe('dashboardAudience', () => {
 });
 
 describe('tabFromQuery', () => {
-  it('names the five tabs and nothing else', () => {
-    expect(['products', 'streams', 'orders', 'sales', 'earnings'].map(tabFromQuery)).toEqual([
+  it('names the six tabs and nothing else', () => {
+    expect(['products', 'streams', 'shows', 'orders', 'sales', 'earnings'].map(tabFromQuery)).toEqual([
       'products',
       'streams',
+      'shows',
       'orders',
       'sales',
       'earnings',

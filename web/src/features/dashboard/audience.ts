@@ -5,8 +5,11 @@
  */
 export type DashboardAudience = 'seller' | 'buyer';
 
-/** The dashboard's tabs in the spec's order; ?tab= opens one (the sale emails link to ?tab=sales). */
-export const DASHBOARD_TABS = ['products', 'streams', 'orders', 'sales', 'earnings'] as const;
+/**
+ * The dashboard's tabs in the spec's order, with Shows (issue 29) beside Streams; ?tab= opens one
+ * (the sale emails link to ?tab=sales).
+ */
+export const DASHBOARD_TABS = ['products', 'streams', 'shows', 'orders', 'sales', 'earnings'] as const;
 export type DashboardTab = (typeof DASHBOARD_TABS)[number];
 
 /** What is known of the user's selling so far: undefined while it loads. */

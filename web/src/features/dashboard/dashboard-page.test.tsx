@@ -72,6 +72,7 @@ function renderDashboard(entry: string, { products = [] as unknown[], orders = [
       if (url === '/api/products/mine') return json(products);
       if (url === '/api/streams/mine') return json([]);
       if (url === '/api/orders?role=buyer') return json({ orders, nextCursor: null });
+      if (url === '/api/shows?scope=mine&limit=50') return json({ shows: [] });
       return json({ message: 'Not here' }, 404);
     }),
   );
@@ -123,6 +124,7 @@ describe('dashboard', () => {
     expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual([
       'Products',
       'Streams',
+      'Shows',
       'Orders',
       'Sales',
       'Earnings',
@@ -144,6 +146,17 @@ describe('dashboard', () => {
       rows.map((row) => within(row).getByTestId('dashboard-order-status').textContent).slice(0, 5),
     ).toEqual(['Completed', 'Refunded', 'Cancelled', 'Completed', 'Completed']);
     expect(screen.getByTestId('dashboard-all-orders').getAttribute('href')).toBe('/orders');
+  });
+
+  it('opens ?tab=shows on the Shows tab; the header links a seller to scheduling one there', async () => {
+    renderDashboard('/dashboard?tab=shows', { products: [A_PRODUCT] });
+    expect(await screen.findByRole('heading', { level: 2, name: 'Your Shows' })).toBeTruthy();
+    expect(selectedTab()).toBe('Shows');
+    expect(await screen.findByTestId('dashboard-shows-empty')).toBeTruthy();
+    // The panel opens its dialog for ?schedule=new (shows-panel.test.tsx).
+    expect(screen.getByTestId('schedule-show-link').getAttribute('href')).toBe(
+      '/dashboard?tab=shows&schedule=new',
+    );
   });
 
   it("opens the Add Product dialog over a buyer's Products tab from Start selling", async () => {

@@ -2,6 +2,7 @@ import type { Product, Stream } from '@streamshop/contract/catalog.ts';
 import { formatCents } from '@streamshop/contract/money.ts';
 import { useQuery } from '@tanstack/react-query';
 import {
+  CalendarPlus,
   Crown,
   DollarSign,
   Eye,
@@ -35,6 +36,7 @@ import { PayoutsNeededNotice } from './payout-account.tsx';
 import { ProductDialog } from './product-dialog.tsx';
 import { ProductRow } from './product-row.tsx';
 import { SalesPanel } from './sales-panel.tsx';
+import { SCHEDULE_SHOW_PARAM, ShowsPanel } from './shows-panel.tsx';
 import { StartSelling } from './start-selling.tsx';
 import { StatCard } from './stat-card.tsx';
 import { StreamAnalyticsDialog } from './stream-analytics-dialog.tsx';
@@ -42,7 +44,8 @@ import { StreamRow } from './stream-row.tsx';
 import { LoadFailed, RowsSkeleton, TabPanelHeader } from './tab-panel-parts.tsx';
 
 const ALL_FACETS = new URLSearchParams();
-const TAB_TRIGGER = 'px-2 sm:px-3';
+// Six tabs fit a 390 px phone in 13 px type with narrow padding; a smaller phone scrolls them.
+const TAB_TRIGGER = 'px-1 text-[13px] sm:px-3 sm:text-sm';
 
 /** ?onboarding= as Stripe's onboarding sends the seller back (ONBOARDING_RETURN_PATH). */
 const onboardingReturn = (value: string | null) =>
@@ -154,6 +157,16 @@ export function DashboardPage({
           ) : null}
           {audience === 'buyer' ? null : (
             <Link
+              to={`/dashboard?tab=shows&${SCHEDULE_SHOW_PARAM}=new`}
+              className={buttonClasses({ variant: 'outline' })}
+              data-testid="schedule-show-link"
+            >
+              <CalendarPlus aria-hidden="true" />
+              Schedule a show
+            </Link>
+          )}
+          {audience === 'buyer' ? null : (
+            <Link
               to="/golive"
               className={buttonClasses({ className: 'bg-red-600 text-white hover:bg-red-700' })}
               data-testid="go-live-link"
@@ -206,13 +219,15 @@ export function DashboardPage({
         <RowsSkeleton />
       ) : (
         <Tabs value={tab} onValueChange={showTab}>
-          {/* Five tabs fit a 390 px phone with narrower padding; a smaller one scrolls them. */}
           <TabsList aria-label="Dashboard sections" className="max-w-full justify-start overflow-x-auto">
             <TabsTrigger value="products" className={TAB_TRIGGER}>
               Products
             </TabsTrigger>
             <TabsTrigger value="streams" className={TAB_TRIGGER}>
               Streams
+            </TabsTrigger>
+            <TabsTrigger value="shows" className={TAB_TRIGGER}>
+              Shows
             </TabsTrigger>
             <TabsTrigger value="orders" className={TAB_TRIGGER}>
               Orders
@@ -288,6 +303,10 @@ export function DashboardPage({
                 ))}
               </ul>
             )}
+          </TabsContent>
+
+          <TabsContent value="shows" className="mt-6">
+            <ShowsPanel />
           </TabsContent>
 
           <TabsContent value="orders" className="mt-6">
