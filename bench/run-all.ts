@@ -5,6 +5,7 @@ const benches: Record<string, string> = {
   chat: './chat.ts',
   checkout: './checkout.ts',
   auction: './auction.ts',
+  notify: './notify.ts',
   takeover: './takeover.ts',
   shop: './shop.ts',
   latency: './latency.ts',

@@ -46,6 +46,7 @@ export { type MediaProbe, probeMedia } from './media-probe.ts';
 export { freePort } from './ports.ts';
 export { type S3Server, startS3Server } from './s3-server.ts';
 export { type SellerClient, type StreamView, segmentsIn, signUpSeller, streamView } from './seller-client.ts';
+export { connectToServerDatabase } from './server-database.ts';
 export { type ServerProcess, type ServerProcessOptions, startServerProcess } from './server-process.ts';
 export { linkIn, type ReceivedMail, startTestSmtpServer, type TestSmtpServer } from './smtp-server.ts';
 export { createThrowawayDatabase, type ThrowawayDatabase } from './throwaway-database.ts';

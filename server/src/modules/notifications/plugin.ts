@@ -2,7 +2,7 @@ import { startIntervalJob } from '../../platform/interval-job.ts';
 import { modulePlugin } from '../../platform/module-plugin.ts';
 import { Bell } from './bell.ts';
 import { recordDueEvents } from './events.ts';
-import { fanOutDue } from './fan-out.ts';
+import { fanOutDue, fanoutBatchFor } from './fan-out.ts';
 import { notificationRoutes } from './routes.ts';
 
 /** How often every instance looks for new events and unfinished fan-outs. */
@@ -14,6 +14,7 @@ export const notificationsPlugin = modulePlugin('notifications', async (app, p) 
   await bell.start();
   bell.register(app, p.sessionSockets, p.config.publicUrl);
   await app.register(notificationRoutes, { db: p.db, bell, secret: p.config.sessionSecret });
+  let stopping = false;
   const deps = {
     db: p.db,
     mailer: p.mailer,
@@ -21,13 +22,16 @@ export const notificationsPlugin = modulePlugin('notifications', async (app, p) 
     publicUrl: p.config.publicUrl,
     secret: p.config.sessionSecret,
     notified: (ids: string[]) => bell.notified(ids),
-    ...(p.options.fanoutBatch ? { batchSize: p.options.fanoutBatch } : {}),
+    // A shutdown waits for one batch, not for the rest of a fan-out to 10,000 people.
+    stopping: () => stopping,
+    batchSize: p.options.fanoutBatch ?? fanoutBatchFor(p.database.kind),
   };
   const stop = startIntervalJob('notifying', p.options.notifySweepMs ?? SWEEP_MS, p.log, async () => {
     await recordDueEvents(p.db);
     await fanOutDue(deps);
   });
   app.addHook('onClose', async () => {
+    stopping = true;
     await stop();
     await bell.close();
   });
