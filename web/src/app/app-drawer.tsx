@@ -1,5 +1,6 @@
 import type { User } from '@streamshop/contract/auth.ts';
 import {
+  Bell,
   Compass,
   ExternalLink,
   LayoutDashboard,
@@ -8,6 +9,7 @@ import {
   Settings,
   ShoppingBag,
   Sparkles,
+  UserCheck,
 } from 'lucide-react';
 import { type ReactNode, useRef } from 'react';
 import { NavLink } from 'react-router';
@@ -118,6 +120,14 @@ export function AppDrawer({ user, onClose }: { user: User | null; onClose: () =>
             <DrawerLink to="/orders" onNavigate={onClose} testId="drawer-orders">
               <ShoppingBag className="size-4" aria-hidden="true" />
               Your orders
+            </DrawerLink>
+            <DrawerLink to="/following" onNavigate={onClose} testId="drawer-following">
+              <UserCheck className="size-4" aria-hidden="true" />
+              Following
+            </DrawerLink>
+            <DrawerLink to="/notifications" onNavigate={onClose} testId="drawer-notifications">
+              <Bell className="size-4" aria-hidden="true" />
+              Notifications
             </DrawerLink>
             <DrawerLink to="/settings" onNavigate={onClose} testId="drawer-settings">
               <Settings className="size-4" aria-hidden="true" />

@@ -1,5 +1,5 @@
 import { Compass, ExternalLink, Menu } from 'lucide-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, NavLink } from 'react-router';
 import { Button } from '../components/ui/button.tsx';
 import { Sheet, SheetTrigger } from '../components/ui/sheet.tsx';
@@ -9,6 +9,11 @@ import { useAuth } from '../lib/session/use-auth.ts';
 import { AppDrawer } from './app-drawer.tsx';
 import { Logo } from './logo.tsx';
 import { SearchForm } from './search-form.tsx';
+
+// Only signed-in users have a bell: its socket and lists load after the page, never on its first load.
+const NotificationBell = lazy(async () => ({
+  default: (await import('./notification-bell.tsx')).NotificationBell,
+}));
 
 const shopLinkClass = ({ isActive }: { isActive: boolean }) =>
   cn(
@@ -66,7 +71,11 @@ export function NavBar() {
               <ExternalLink className="size-3.5" aria-hidden="true" />
             </a>
           ) : null}
-          {user ? null : (
+          {user ? (
+            <Suspense fallback={<span className="size-10" aria-hidden="true" />}>
+              <NotificationBell key={user.id} userId={user.id} />
+            </Suspense>
+          ) : (
             <Button asChild size="sm" data-testid="nav-sign-in">
               <Link to="/signin">Log In</Link>
             </Button>

@@ -151,7 +151,31 @@ export const routes: RouteObject[] = [
               Component: (await import('../features/orders/orders-page.tsx')).OrdersPage,
             }),
           },
+          {
+            path: 'following',
+            lazy: async () => ({
+              Component: (await import('../features/following/following-page.tsx')).FollowingPage,
+            }),
+          },
+          {
+            path: 'notifications',
+            lazy: async () => ({
+              Component: (await import('../features/following/notifications-page.tsx')).NotificationsPage,
+            }),
+          },
         ],
+      },
+      {
+        path: 'shows/:id',
+        lazy: async () => ({
+          Component: (await import('../features/shows/show-page.tsx')).ShowPage,
+        }),
+      },
+      {
+        path: 'unsubscribe',
+        lazy: async () => ({
+          Component: (await import('../features/following/unsubscribe-page.tsx')).UnsubscribePage,
+        }),
       },
       {
         element: <RequireSignedIn notice={GO_LIVE_NOTICE} />,

@@ -6,16 +6,19 @@ import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../platform/errors.ts';
 import { modulePlugin, type Platform } from '../../platform/module-plugin.ts';
 import { findProductPage } from '../catalog/service.ts';
+import { findShow } from '../shows/service.ts';
 import { sendSpaIndex } from './index-html.ts';
 import { productIdOfPath, sendProductHtml } from './product-html.ts';
 import { seoRoutes } from './routes.ts';
+import { sendShowHtml, showIdOfPath } from './show-html.ts';
 
 export const WEB_DIST = fileURLToPath(new URL('../../../../web/dist', import.meta.url));
 
 /**
  * The site's pages: robots.txt and the sitemap, the built web app's files, and every other GET
  * answered by the SPA's index (with the route's head, prerendered where it was; a product page's
- * head from the catalogue). Unknown API paths are 404. Registered last: its not-found handler is the app's.
+ * head from the catalogue, a show's from the shows). Unknown API paths are 404. Registered last:
+ * its not-found handler is the app's.
  */
 export const seoPlugin = modulePlugin('seo', async (app, p) => {
   await app.register(seoRoutes, { publicUrl: p.config.publicUrl });
@@ -70,6 +73,16 @@ async function registerStatic(app: FastifyInstance, { config, db }: Platform, we
           publicUrl: config.publicUrl,
           acceptEncoding: request.headers['accept-encoding'],
           findPage: (id) => findProductPage(db, id),
+        });
+      }
+      const showId = showIdOfPath(pathname);
+      if (showId !== undefined) {
+        return sendShowHtml(reply, {
+          webDist,
+          id: showId,
+          publicUrl: config.publicUrl,
+          acceptEncoding: request.headers['accept-encoding'],
+          findShow: (id) => findShow(db, id),
         });
       }
       // The SPA renders every non-API route, including its own 'Page Not Found'.

@@ -7,6 +7,7 @@ import { EmptyState } from '../../components/empty-state.tsx';
 import { PRODUCT_GRID_CLASS, ProductCard, ProductGridSkeleton } from '../../components/product-card.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { UpcomingShows } from '../../components/upcoming-shows.tsx';
 import { exploreQueryOptions, facetsQueryOptions } from '../../lib/api/catalog.ts';
 import { cn } from '../../lib/cn.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
@@ -178,6 +179,7 @@ export function MarketplacePage() {
       </header>
 
       <LiveSection />
+      <UpcomingShows />
 
       <div className="flex flex-col gap-8 lg:flex-row">
         <aside className="lg:w-64 lg:shrink-0" aria-label="Product filters">

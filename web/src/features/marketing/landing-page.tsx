@@ -16,6 +16,7 @@ import {
 } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
+import { UpcomingShows } from '../../components/upcoming-shows.tsx';
 import { useSiteLinks } from '../../lib/api/site-links.ts';
 import { NEWSLETTER_TEXTS } from './components/beta-texts.ts';
 import { DiscArt, PhoneTapArt } from './components/disc-art.tsx';
@@ -191,6 +192,7 @@ export function LandingPage() {
       </section>
 
       <LiveNow />
+      <UpcomingShows limit={3} tick={false} className="mx-auto mb-0 w-full max-w-6xl px-4 pt-10 sm:px-6" />
 
       <Section
         id="disc"

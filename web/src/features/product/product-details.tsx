@@ -3,6 +3,7 @@ import { formatCents } from '@streamshop/contract/money.ts';
 import type { LucideIcon } from 'lucide-react';
 import { Download, MapPin, PlayCircle, Radio, Store, Truck, Video } from 'lucide-react';
 import { Link } from 'react-router';
+import { FollowButton } from '../../components/follow-button.tsx';
 import { LIVE_BADGE_CLASS } from '../../components/product-card.tsx';
 import { StreamPicture } from '../../components/stream-picture.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
@@ -55,51 +56,54 @@ export function FulfillmentPanel({ product }: { product: Product }) {
   );
 }
 
-/** The seller: picture, name, their storefront, and their room while they are live. */
+/** The seller: picture, name, Follow, their storefront, and their room while they are live. */
 export function SellerPanel({ seller }: { seller: ProductPage['seller'] }) {
   const storefront = `/s/${encodeURIComponent(seller.handle)}`;
   return (
-    <div className="flex items-center gap-3 rounded-lg border border-border p-4" data-testid="product-seller">
-      <div className="flex size-12 shrink-0 items-center justify-center overflow-hidden rounded-full bg-muted font-bold text-lg uppercase">
-        {seller.avatarUrl ? (
-          <img src={seller.avatarUrl} alt="" width={48} height={48} className="size-full object-cover" />
+    <div className="flex flex-col gap-3 rounded-lg border border-border p-4" data-testid="product-seller">
+      <div className="flex items-center gap-3">
+        <div className="flex size-12 shrink-0 items-center justify-center overflow-hidden rounded-full bg-muted font-bold text-lg uppercase">
+          {seller.avatarUrl ? (
+            <img src={seller.avatarUrl} alt="" width={48} height={48} className="size-full object-cover" />
+          ) : (
+            <span aria-hidden="true">{seller.handle.slice(0, 1)}</span>
+          )}
+        </div>
+        <div className="min-w-0 flex-1">
+          <p className="text-muted-foreground text-xs">Sold by</p>
+          <Link
+            to={storefront}
+            className="block truncate font-semibold underline-offset-2 hover:underline"
+            data-testid="seller-link"
+          >
+            @{seller.handle}
+          </Link>
+          {seller.businessName ? (
+            <p className="truncate text-muted-foreground text-sm">{seller.businessName}</p>
+          ) : null}
+        </div>
+        {seller.liveRoomName ? (
+          <Link
+            to={`/room/${encodeURIComponent(seller.liveRoomName)}`}
+            className="shrink-0 rounded-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+            data-testid="seller-live"
+          >
+            <Badge variant="live" className={`${LIVE_BADGE_CLASS} gap-1.5 px-3 py-1`}>
+              <Radio className="size-3.5" aria-hidden="true" />
+              LIVE<span className="sr-only"> now: watch @{seller.handle}’s room</span>
+            </Badge>
+          </Link>
         ) : (
-          <span aria-hidden="true">{seller.handle.slice(0, 1)}</span>
+          <Link
+            to={storefront}
+            className={buttonClasses({ variant: 'outline', size: 'sm', className: 'shrink-0' })}
+          >
+            <Store aria-hidden="true" />
+            Storefront
+          </Link>
         )}
       </div>
-      <div className="min-w-0 flex-1">
-        <p className="text-muted-foreground text-xs">Sold by</p>
-        <Link
-          to={storefront}
-          className="block truncate font-semibold underline-offset-2 hover:underline"
-          data-testid="seller-link"
-        >
-          @{seller.handle}
-        </Link>
-        {seller.businessName ? (
-          <p className="truncate text-muted-foreground text-sm">{seller.businessName}</p>
-        ) : null}
-      </div>
-      {seller.liveRoomName ? (
-        <Link
-          to={`/room/${encodeURIComponent(seller.liveRoomName)}`}
-          className="shrink-0 rounded-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-          data-testid="seller-live"
-        >
-          <Badge variant="live" className={`${LIVE_BADGE_CLASS} gap-1.5 px-3 py-1`}>
-            <Radio className="size-3.5" aria-hidden="true" />
-            LIVE<span className="sr-only"> now: watch @{seller.handle}’s room</span>
-          </Badge>
-        </Link>
-      ) : (
-        <Link
-          to={storefront}
-          className={buttonClasses({ variant: 'outline', size: 'sm', className: 'shrink-0' })}
-        >
-          <Store aria-hidden="true" />
-          Storefront
-        </Link>
-      )}
+      <FollowButton handle={seller.handle} />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import type { ChatMessage, ServerMessage } from '@streamshop/contract/live.ts';
 import { parseAuctionEvent } from './auction-state.ts';
+import { parseGiveawayEvent } from './giveaway-state.ts';
 import { parseShopEvent } from './shop-state.ts';
 
 /** Messages the panel keeps; older ones scroll away (the server keeps the history). */
@@ -127,6 +128,8 @@ export function parseServerMessage(raw: string): ServerMessage | null {
     case 'auction_extended':
     case 'auction_ended':
       return parseAuctionEvent(data);
+    case 'giveaway':
+      return parseGiveawayEvent(data);
     case 'error':
       return {
         type: 'error',

@@ -1,6 +1,6 @@
 import { formatCents } from '@streamshop/contract/money.ts';
 import { MAX_PINNED, type RoomProduct } from '@streamshop/contract/shop.ts';
-import { BadgePercent, Gavel, ListVideo, Pin, PinOff, Plus, Trash2 } from 'lucide-react';
+import { BadgePercent, Gavel, Gift, ListVideo, Pin, PinOff, Plus, Trash2 } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { ProductThumb } from '../../components/product-thumb.tsx';
 import { shippingNote } from '../../components/shipping-note.tsx';
@@ -14,6 +14,8 @@ import { cn } from '../../lib/cn.ts';
 import { errorToast } from '../../lib/error-toast.ts';
 import { type ShopChange, useShopChangeMutation } from './api.ts';
 import { AuctionDialog } from './auction-dialog.tsx';
+import { GiveawayDialog } from './giveaway-dialog.tsx';
+import { SellerGiveawayCard } from './giveaway-seller-card.tsx';
 import { runningOffer } from './offer-clock.ts';
 import { OfferDialog } from './offer-dialog.tsx';
 import {
@@ -27,6 +29,7 @@ import { RunningOffer } from './running-offer.tsx';
 import { SellerAuctionCard } from './seller-auction-card.tsx';
 import type { ShopState } from './shop-state.ts';
 import type { RoomAuction } from './use-room-auction.ts';
+import type { RoomGiveaway } from './use-room-giveaway.ts';
 import { useServerNow } from './use-room-shop.ts';
 
 /** '$20.00 + $4.50 shipping', '$20.00 · Free shipping', or the price alone (digital, pickup). */
@@ -40,7 +43,8 @@ function withShipping(product: RoomProduct): string {
 /**
  * The seller's (and their moderators') shop controls in the room: line up products from the
  * catalogue, pin up to MAX_PINNED for viewers; the seller alone starts and ends a live offer on a
- * pinned one (moderators see it running, without the controls), and an auction on a lineup product.
+ * pinned one (moderators see it running, without the controls), an auction or a giveaway on a
+ * lineup product.
  */
 export function LineupPanel({
   roomName,
@@ -50,6 +54,7 @@ export function LineupPanel({
   isOwner,
   loadFailed,
   auction,
+  giveaway,
 }: {
   roomName: string;
   shop: ShopState;
@@ -61,6 +66,8 @@ export function LineupPanel({
   loadFailed: boolean;
   /** The room's auction (running, or the last one's result). */
   auction: RoomAuction;
+  /** The room's giveaway (running, or the last one's result). */
+  giveaway: RoomGiveaway;
 }) {
   const change = useShopChangeMutation(roomName);
   const [pickerOpen, setPickerOpen] = useState(false);
@@ -68,6 +75,8 @@ export function LineupPanel({
   const [offerErrors, setOfferErrors] = useState<OfferFieldErrors>({});
   const [auctionProduct, setAuctionProduct] = useState<RoomProduct | null>(null);
   const auctionRunning = auction.auction?.status === 'running';
+  const [giveawayProduct, setGiveawayProduct] = useState<RoomProduct | null>(null);
+  const giveawayRunning = giveaway.giveaway?.status === 'running';
   const serverNowMs = useServerNow(shop, Boolean(shop?.offer));
   // Which action is in flight, to show it on its own button.
   const busy = change.isPending ? change.variables : null;
@@ -221,6 +230,18 @@ export function LineupPanel({
                     Start auction<span className="sr-only">: {product.title}</span>
                   </Button>
                 ) : null}
+                {isOwner && live && !giveawayRunning ? (
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    onClick={() => setGiveawayProduct(product)}
+                    disabled={product.stock <= 0}
+                    data-testid="lineup-start-giveaway"
+                  >
+                    <Gift aria-hidden="true" />
+                    Giveaway<span className="sr-only">: {product.title}</span>
+                  </Button>
+                ) : null}
                 <Button
                   variant="ghost"
                   size="icon"
@@ -273,6 +294,7 @@ export function LineupPanel({
         />
       ) : null}
       {auction.auction ? <SellerAuctionCard room={auction} canCancel={isOwner} /> : null}
+      <SellerGiveawayCard room={giveaway} hostHandle={ownerHandle} canCancel={isOwner} />
       {body}
       <ProductPicker
         open={pickerOpen}
@@ -302,6 +324,21 @@ export function LineupPanel({
             toast({ title: 'Auction started', description: `${started.product.title} is up for bids.` });
           }}
           onClose={() => setAuctionProduct(null)}
+        />
+      ) : null}
+      {giveawayProduct ? (
+        <GiveawayDialog
+          roomName={roomName}
+          product={giveawayProduct}
+          onStarted={(started) => {
+            giveaway.applyView(started);
+            setGiveawayProduct(null);
+            toast({
+              title: 'Giveaway started',
+              description: `Viewers can enter to win ${started.product.title}.`,
+            });
+          }}
+          onClose={() => setGiveawayProduct(null)}
         />
       ) : null}
     </Card>

@@ -1,4 +1,5 @@
 import { Clock, Eye } from 'lucide-react';
+import { FollowButton } from '../../components/follow-button.tsx';
 import { LIVE_BADGE_CLASS } from '../../components/product-card.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { formatCountdown } from '../../lib/countdown.ts';
@@ -41,7 +42,10 @@ export function RoomHeader({
             </Badge>
           ) : null}
         </div>
-        <p className="mt-1 text-muted-foreground text-sm">Hosted by @{hostHandle}</p>
+        <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-2">
+          <p className="text-muted-foreground text-sm">Hosted by @{hostHandle}</p>
+          <FollowButton handle={hostHandle} />
+        </div>
       </div>
       <div className="flex items-center gap-2 text-sm">
         {viewerCount !== null ? (

@@ -23,6 +23,7 @@ import { ChatReplayPanel } from './chat-replay-panel.tsx';
 import { EncoderPanel } from './encoder-panel.tsx';
 import { EncoderStage } from './encoder-stage.tsx';
 import { EndedStage } from './ended-stage.tsx';
+import { GiveawayCard } from './giveaway-card.tsx';
 import { LineupPanel } from './lineup-panel.tsx';
 import { OwnerStage } from './owner-stage.tsx';
 import { type CameraAction, cameraAction } from './owner-view.ts';
@@ -94,10 +95,11 @@ function Room({ roomName, stream }: { roomName: string; stream: Stream | undefin
   const navigate = useNavigate();
   const hostHandle = stream?.owner.handle ?? '';
   const isHost = stream !== undefined && user?.handle === hostHandle;
-  const { state, status, send, shop, shopLoadFailed, auction } = useRoomSocket(
+  const { state, status, send, shop, shopLoadFailed, auction, giveaway } = useRoomSocket(
     roomName,
     true,
     user?.handle ?? null,
+    isHost,
   );
   // The seller's moderators run the room's shop too.
   const role = useQuery({ ...roomRoleQueryOptions(roomName), enabled: user !== null && !isHost });
@@ -226,6 +228,7 @@ function Room({ roomName, stream }: { roomName: string; stream: Stream | undefin
           />
           {/* Under the video, beside the chat: the video stays clear while people bid. */}
           {live ? <AuctionBidderCard room={auction} /> : null}
+          {live ? <GiveawayCard room={giveaway} hostHandle={hostHandle} /> : null}
         </ViewerStage>
         {/* The whole lineup, pinned or not, in a sheet. */}
         <RoomShop roomName={roomName} shop={shop} hostHandle={hostHandle} />
@@ -251,6 +254,7 @@ function Room({ roomName, stream }: { roomName: string; stream: Stream | undefin
         isOwner={isHost}
         loadFailed={shopLoadFailed}
         auction={auction}
+        giveaway={giveaway}
       />
     );
   }

@@ -3,8 +3,10 @@ import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { type ConnectionStatus, RealtimeSocket } from '../../lib/realtime.ts';
 import { isAuctionEvent } from './auction-state.ts';
 import { initialRoomState, parseServerMessage, roomReducer } from './chat-state.ts';
+import { isGiveawayEvent } from './giveaway-state.ts';
 import { isShopEvent } from './shop-state.ts';
 import { useRoomAuction } from './use-room-auction.ts';
+import { GIVEAWAY_POLL_MS, useRoomGiveaway } from './use-room-giveaway.ts';
 import { useRoomShop } from './use-room-shop.ts';
 
 /** How long a server error (rate limit, muted...) stays under the chat input. */
@@ -12,16 +14,30 @@ const ERROR_VISIBLE_MS = 5000;
 
 /**
  * The room's chat and status connection (/ws?room={name}): messages, viewer count, stream
- * start/end, the room's shop (pins, offers, stock) and its auction (`viewerHandle` tells whose lead
- * it is). Opens only when `enabled` (the room exists) and closes on unmount.
+ * start/end, the room's shop (pins, offers, stock), its auction (`viewerHandle` tells whose lead
+ * it is) and its giveaway (the seller's `isHost` count is read more often). Opens only when
+ * `enabled` (the room exists) and closes on unmount.
  */
-export function useRoomSocket(roomName: string, enabled: boolean, viewerHandle: string | null = null) {
+export function useRoomSocket(
+  roomName: string,
+  enabled: boolean,
+  viewerHandle: string | null = null,
+  isHost = false,
+) {
   const [state, dispatch] = useReducer(roomReducer, initialRoomState);
   const [status, setStatus] = useState<ConnectionStatus>('closed');
   const socketRef = useRef<RealtimeSocket<ServerMessage, ClientMessage> | null>(null);
   const { shop, apply: applyShopEvent, loadFailed: shopLoadFailed } = useRoomShop(roomName, enabled, status);
   const auction = useRoomAuction(roomName, enabled, status, viewerHandle);
   const { apply: applyAuctionEvent } = auction;
+  const giveaway = useRoomGiveaway(
+    roomName,
+    enabled,
+    status,
+    viewerHandle,
+    isHost ? GIVEAWAY_POLL_MS.seller : GIVEAWAY_POLL_MS.viewer,
+  );
+  const { apply: applyGiveawayEvent } = giveaway;
 
   useEffect(() => {
     if (!enabled) return;
@@ -31,6 +47,7 @@ export function useRoomSocket(roomName: string, enabled: boolean, viewerHandle: 
       onMessage: (message) => {
         if (isShopEvent(message)) applyShopEvent(message);
         else if (isAuctionEvent(message)) applyAuctionEvent(message);
+        else if (isGiveawayEvent(message)) applyGiveawayEvent(message);
         else dispatch(message);
       },
       onStatus: (next) => setStatus(next),
@@ -41,7 +58,7 @@ export function useRoomSocket(roomName: string, enabled: boolean, viewerHandle: 
       socket.close();
       if (socketRef.current === socket) socketRef.current = null;
     };
-  }, [roomName, enabled, applyShopEvent, applyAuctionEvent]);
+  }, [roomName, enabled, applyShopEvent, applyAuctionEvent, applyGiveawayEvent]);
 
   useEffect(() => {
     if (!state.error) return;
@@ -55,5 +72,5 @@ export function useRoomSocket(roomName: string, enabled: boolean, viewerHandle: 
     return sent;
   }, []);
 
-  return { state, status, send, shop, shopLoadFailed, auction };
+  return { state, status, send, shop, shopLoadFailed, auction, giveaway };
 }

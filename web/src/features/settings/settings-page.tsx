@@ -8,11 +8,12 @@ import { accountOverviewQueryOptions } from './api.ts';
 import { CardsSection } from './cards-section.tsx';
 import { DeleteAccountSection } from './delete-section.tsx';
 import { EmailSection } from './email-section.tsx';
+import { NotificationsSection } from './notifications-section.tsx';
 import { PasswordSection } from './password-section.tsx';
 import { ProfileSection } from './profile-section.tsx';
 import { SessionsSection } from './sessions-section.tsx';
 
-/** /settings: the signed-in account's profile, sign-in details, addresses, cards, devices, data and deletion. */
+/** /settings: the signed-in account's profile, sign-in details, notifications, addresses, cards, devices, data and deletion. */
 export function SettingsPage() {
   usePageTitle('Settings');
   const { user } = useAuth();
@@ -39,6 +40,7 @@ export function SettingsPage() {
         <ProfileSection user={user} />
         <EmailSection user={user} hasPassword={hasPassword} />
         <PasswordSection hasPassword={hasPassword} />
+        <NotificationsSection />
         <AddressesSection />
         <CardsSection />
         <SessionsSection />

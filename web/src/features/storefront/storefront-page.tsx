@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ArrowRight, Eye, Package, PlayCircle, ShoppingBag, Store, UserX, Video } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import { EmptyState } from '../../components/empty-state.tsx';
+import { FollowButton } from '../../components/follow-button.tsx';
 import {
   LIVE_BADGE_CLASS,
   PRODUCT_GRID_CLASS,
@@ -15,6 +16,7 @@ import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
+import { UpcomingShows } from '../../components/upcoming-shows.tsx';
 import { storefrontQueryOptions } from '../../lib/api/storefront.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 
@@ -99,6 +101,7 @@ function StorefrontHeader({ handle, data }: { handle: string; data: StorefrontRe
             </p>
           ) : null}
         </div>
+        {data ? <FollowButton handle={data.user.handle} /> : null}
         <div className="flex gap-8" data-testid="storefront-stats">
           <Stat value={data?.stats.productCount} label="Products" />
           <Stat value={data?.stats.vodCount} label="VODs" />
@@ -201,6 +204,7 @@ export function StorefrontPage() {
     <div className={PAGE_CLASS}>
       <StorefrontHeader handle={handle} data={data} />
       {data?.liveStream ? <LiveNowBanner stream={data.liveStream} /> : null}
+      {data ? <UpcomingShows seller={data.user.handle} limit={8} /> : null}
       <Tabs defaultValue="products">
         <TabsList aria-label="Storefront sections">
           <TabsTrigger value="products" data-testid="tab-products">
