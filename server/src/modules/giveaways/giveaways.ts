@@ -17,6 +17,7 @@ import type { RoomHub } from '../../platform/room-hub.ts';
 import { freeUnitsOf, lockProductForSale, savedAddresses, takeOneUnit } from '../checkout/service.ts';
 import { isFollower } from '../follows/service.ts';
 import { boughtFromStream, insertGiftOrder, type OrderPlacing, orderPlaced } from '../orders/service.ts';
+import { announceStock } from '../shop/service.ts';
 import type { StreamRecord } from '../streams/service.ts';
 import {
   currentGiveawayOf,
@@ -88,6 +89,20 @@ async function announce(deps: GiveawaysDeps, id: string): Promise<Giveaway | und
   return giveaway;
 }
 
+/** The room hears the entry count at most once a second per giveaway (from this instance). */
+const ENTRY_ANNOUNCE_MS = 1000;
+const pendingAnnouncements = new Map<string, NodeJS.Timeout>();
+
+function announceEntriesSoon(deps: GiveawaysDeps, id: string): void {
+  if (pendingAnnouncements.has(id)) return;
+  const timer = setTimeout(() => {
+    pendingAnnouncements.delete(id);
+    announce(deps, id).catch((error) => deps.log.warn({ err: error }, 'announcing giveaway entries failed'));
+  }, ENTRY_ANNOUNCE_MS);
+  timer.unref();
+  pendingAnnouncements.set(id, timer);
+}
+
 /**
  * Starts a giveaway of one unit of a lineup product while the stream is live: the unit is counted
  * out of what checkout and auctions may take (under the product's row lock), the seed's hash is
@@ -146,6 +161,7 @@ export async function enterGiveaway(deps: GiveawaysDeps, id: string, userId: str
   const outcome = await insertEntry(deps.db, id, userId);
   if (outcome === 'again') throw new EntryRefused('ALREADY_ENTERED');
   if (outcome === 'ended') throw new EntryRefused('ENDED');
+  announceEntriesSoon(deps, id);
   return getGiveaway(deps.db, id, userId);
 }
 
@@ -204,7 +220,11 @@ export async function drawGiveaway(deps: GiveawaysDeps, id: string): Promise<boo
     await markDrawn(tx, id, { id: winner.user_id, handle: winner.handle }, orderId);
     return true;
   });
-  if (drawn) await announce(deps, id);
+  if (drawn) {
+    const giveaway = await announce(deps, id);
+    // The prize left stock: every room showing the product hears its new stock.
+    if (giveaway?.winner) await announceStock(deps.db, deps.hub, giveaway.product.id);
+  }
   return drawn;
 }
 
