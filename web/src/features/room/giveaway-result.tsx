@@ -1,19 +1,20 @@
 import type { Giveaway } from '@streamshop/contract/giveaways.ts';
-import { PartyPopper } from 'lucide-react';
+import { Gift, PartyPopper } from 'lucide-react';
 import { Link } from 'react-router';
 import { buttonClasses } from '../../components/ui/button.tsx';
 import { giveawayOutcome } from './giveaway-state.ts';
 import { GiveawayVerify } from './giveaway-verify.tsx';
 
 /**
- * How the giveaway ended: "🎉 @handle won <title>" (the words everyone sees), "No entries" or
+ * How the giveaway ended: "@handle won <title>" (the words everyone sees), "No entries" or
  * "Giveaway cancelled"; "You won!" with the order for the winner; and the draw to verify.
  */
 export function GiveawayResult({ giveaway, me }: { giveaway: Giveaway; me: string | null }) {
   const won = me !== null && giveaway.winner?.handle === me;
   return (
     <div className="grid gap-2" data-testid="giveaway-result">
-      <p className="break-words font-semibold" data-testid="giveaway-outcome">
+      <p className="flex items-center gap-2 break-words font-semibold" data-testid="giveaway-outcome">
+        {giveaway.winner ? <Gift className="size-4 shrink-0 text-primary" aria-hidden="true" /> : null}
         {giveawayOutcome(giveaway)}
       </p>
       {won ? (

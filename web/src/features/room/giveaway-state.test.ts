@@ -90,7 +90,7 @@ describe('giveaway frames and outcomes', () => {
   });
 
   it('says who won, that nobody entered, or that it was cancelled', async () => {
-    expect(giveawayOutcome(await drawnGiveaway(testGiveaway(), ['ana']))).toBe('🎉 @ana won Blue Note LP');
+    expect(giveawayOutcome(await drawnGiveaway(testGiveaway(), ['ana']))).toBe('@ana won Blue Note LP');
     expect(giveawayOutcome(await drawnGiveaway(testGiveaway(), []))).toBe('No entries');
     expect(giveawayOutcome(testGiveaway({ status: 'cancelled' }))).toBe('Giveaway cancelled');
   });

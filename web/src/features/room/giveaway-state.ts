@@ -112,10 +112,10 @@ export function audienceNote(audience: GiveawayAudience, hostHandle: string): st
   return 'Open to everyone';
 }
 
-/** "🎉 @handle won <title>", "No entries" or "Giveaway cancelled": how a giveaway that is over ended. */
+/** "@handle won <title>", "No entries" or "Giveaway cancelled": how a giveaway that is over ended. */
 export function giveawayOutcome(giveaway: Giveaway): string {
   if (giveaway.status === 'cancelled') return 'Giveaway cancelled';
-  if (giveaway.winner) return `🎉 @${giveaway.winner.handle} won ${giveaway.product.title}`;
+  if (giveaway.winner) return `@${giveaway.winner.handle} won ${giveaway.product.title}`;
   return 'No entries';
 }
 
