@@ -16,6 +16,8 @@ export const SHOW_REMINDER_MINUTES = 15;
 export const SHOW_MAX_DAYS_AHEAD = 365;
 /** A show's lineup holds at most this many products (a room's lineup limit). */
 export const SHOW_MAX_PRODUCTS = 50;
+/** A seller may have at most this many shows scheduled at once (explore's Upcoming stays readable). */
+export const SHOW_MAX_SCHEDULED = 50;
 /** GET /api/shows answers at most this many. */
 export const SHOWS_PAGE_LIMIT = 50;
 

@@ -125,6 +125,14 @@ export async function showProductRows(db: Executor, showIds: string[]): Promise<
   return lineups;
 }
 
+/** How many shows the seller has scheduled (not started, not missed). */
+export async function countScheduledShows(tx: Executor, sellerId: string): Promise<number> {
+  const result = await tx.execute<{ n: number }>(
+    sql`select count(*)::int as n from shows where seller_id = ${sellerId} and status = 'scheduled'`,
+  );
+  return result.rows[0]?.n ?? 0;
+}
+
 /** How many of `productIds` the seller has in their catalogue (listed). */
 export async function countOwnProducts(
   tx: Executor,

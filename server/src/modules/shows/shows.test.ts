@@ -97,6 +97,24 @@ describe('scheduling a show', () => {
     });
     expect(response.statusCode).toBe(404);
   });
+
+  it('holds at most 50 scheduled shows per seller', async () => {
+    const seller = await signUpFrom(t.app, '10.81');
+    await t.database.pool.query(
+      `insert into shows (seller_id, title, starts_at, time_zone)
+       select $1, 'Show ' || n, now() + make_interval(days => n), 'UTC' from generate_series(1, 50) n`,
+      [seller.id],
+    );
+    const refused = await call('POST', '/api/shows', seller, {
+      title: 'One more',
+      startsAt: inHours(2),
+      timeZone: 'UTC',
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(
+      'You have 50 shows scheduled: delete one or wait until one has started.',
+    );
+  });
 });
 
 describe('changing a show', () => {

@@ -3,6 +3,7 @@ import {
   type createShowBodySchema,
   type ReminderResponse,
   SHOW_MAX_DAYS_AHEAD,
+  SHOW_MAX_SCHEDULED,
   type Show,
   type updateShowBodySchema,
 } from '@streamshop/contract/shows.ts';
@@ -12,6 +13,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../platform/errors
 import { assertOwnUpload } from '../catalog/service.ts';
 import {
   countOwnProducts,
+  countScheduledShows,
   deleteReminder,
   deleteShowRow,
   findShowRow,
@@ -77,6 +79,12 @@ export async function createShow(
   await assertOwnUpload(db, seller.id, input.coverUrl, { publicUrl, field: 'coverUrl' });
   const id = await db.transaction(async (tx) => {
     await assertOwnProducts(tx, seller.id, input.productIds);
+    if ((await countScheduledShows(tx, seller.id)) >= SHOW_MAX_SCHEDULED) {
+      throw conflict(
+        'CONFLICT',
+        `You have ${SHOW_MAX_SCHEDULED} shows scheduled: delete one or wait until one has started.`,
+      );
+    }
     const showId = await insertShow(tx, seller.id, input);
     await replaceShowProducts(tx, showId, input.productIds);
     return showId;
