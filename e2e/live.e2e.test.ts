@@ -217,13 +217,14 @@ describe('live streaming', { timeout: 90_000 }, () => {
     const watched = await newPage();
     await watched.page.goto('/room/no-such-room');
     await watched.page.getByText('Invalid room URL').waitFor();
-    // The room asks for its stream, its shop and its auction at once (it renders before the stream
-    // has loaded).
+    // The room asks for its stream, its shop, its auction and its giveaway at once (it renders
+    // before the stream has loaded).
     watched.expectNoErrors([
       ...signedOut,
       { status: 404, path: '/api/streams/no-such-room' },
       { status: 404, path: '/api/streams/no-such-room/shop' },
       { status: 404, path: '/api/streams/no-such-room/auctions/current' },
+      { status: 404, path: '/api/streams/no-such-room/giveaways/current' },
     ]);
   });
 });
