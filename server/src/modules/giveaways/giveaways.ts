@@ -17,7 +17,7 @@ import type { RoomHub } from '../../platform/room-hub.ts';
 import { freeUnitsOf, lockProductForSale, savedAddresses, takeOneUnit } from '../checkout/service.ts';
 import { isFollower } from '../follows/service.ts';
 import { boughtFromStream, insertGiftOrder, type OrderPlacing, orderPlaced } from '../orders/service.ts';
-import { announceStock } from '../shop/service.ts';
+import { announceStock, isInLineup } from '../shop/service.ts';
 import type { StreamRecord } from '../streams/service.ts';
 import {
   currentGiveawayOf,
@@ -29,7 +29,6 @@ import {
   hasRunningGiveaway,
   insertEntry,
   insertGiveaway,
-  isInLineup,
   lockDueGiveaway,
   markCancelled,
   markDrawn,

@@ -82,13 +82,6 @@ export async function hasRunningGiveaway(tx: Executor, streamId: string): Promis
   return found.rows.length > 0;
 }
 
-export async function isInLineup(tx: Executor, streamId: string, productId: string): Promise<boolean> {
-  const found = await tx.execute(
-    sql`select 1 from stream_products where stream_id = ${streamId} and product_id = ${productId}`,
-  );
-  return found.rows.length > 0;
-}
-
 /** Whether the user entered the giveaway. */
 export async function hasEntered(db: Executor, giveawayId: string, userId: string): Promise<boolean> {
   const found = await db.execute(

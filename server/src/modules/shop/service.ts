@@ -6,5 +6,5 @@
 export { fillLineup } from './lineup.ts';
 export { showsOfProduct } from './product-shows.ts';
 export { announceOrder } from './purchases.ts';
-export { activeOffer, featuredProductCounts, loadRoomShop, replayChapters } from './repo.ts';
+export { activeOffer, featuredProductCounts, isInLineup, loadRoomShop, replayChapters } from './repo.ts';
 export { announceStock } from './room-stock.ts';
