@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONFIG_ENV_KEYS } from '../config.ts';
+import { seedDataDirFromTemplate } from './pglite-template.ts';
 import { freePort } from './ports.ts';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -23,7 +24,10 @@ export interface ServerProcess {
 export interface ServerProcessOptions {
   /** Set on top of the defaults (the shell's own server settings never leak in). */
   env?: Record<string, string>;
-  /** Default: a fresh temp directory, removed on stop. */
+  /**
+   * Default: a fresh temp directory, removed on stop, whose embedded database starts as a copy of
+   * the migrated template (test/pglite-template.ts). A directory given here is used as it is.
+   */
   dataDir?: string;
   /** How long to wait for /api/health (default 90 s). */
   readyTimeoutMs?: number;
@@ -43,6 +47,8 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
   const url = `http://127.0.0.1:${port}`;
   const ownsDataDir = !options.dataDir;
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'ss-server-'));
+  // A data directory of its own starts from the migrated embedded database (seconds saved per server).
+  if (ownsDataDir && !options.env?.DATABASE_URL) await seedDataDirFromTemplate(dataDir);
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const key of CONFIG_ENV_KEYS) delete env[key];
   Object.assign(env, {

@@ -9,15 +9,33 @@ import { type Database, openDatabase } from '../db/client.ts';
 import type { RateLimiter } from '../platform/rate-limit.ts';
 import { SOCKETS_PER_ADDRESS } from '../platform/socket-cap.ts';
 import { newAccount } from './accounts.ts';
+import { seedDataDirFromTemplate } from './pglite-template.ts';
 import { createThrowawayDatabase } from './throwaway-database.ts';
 
 /**
- * A fresh database for one test file: an in-memory PGlite by default, or a new database on the
- * PostgreSQL server of TEST_DATABASE_URL (dropped again on close), so the suite runs on both.
+ * A fresh database for one test file: an embedded PGlite in a temp folder (a copy of the migrated
+ * template, removed on close) by default, or a new database on the PostgreSQL server of
+ * TEST_DATABASE_URL (dropped again on close), so the suite runs on both.
  */
 export async function createTestDatabase(): Promise<Database> {
   const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl) return openDatabase({});
+  if (!serverUrl) {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'ss-testdb-'));
+    try {
+      await seedDataDirFromTemplate(dataDir);
+      const database = await openDatabase({ dataDir });
+      return {
+        ...database,
+        async close() {
+          await database.close();
+          rmSync(dataDir, { recursive: true, force: true });
+        },
+      };
+    } catch (error) {
+      rmSync(dataDir, { recursive: true, force: true });
+      throw error;
+    }
+  }
   const throwaway = await createThrowawayDatabase(serverUrl, 'test');
   const database = await openDatabase({ databaseUrl: throwaway.url });
   return {
