@@ -33,7 +33,8 @@ export async function setUp(options: Options, storage: Storage, servers: AppServ
   const instances = options.redisUrl ? 2 : 1;
   const tSetup = performance.now();
   const categoryId = await insertCategory(storage, 'Bench live', 'bench-live');
-  const env = options.redisUrl ? { REDIS_URL: options.redisUrl } : undefined;
+  // Both instances run on the run's one DATA_DIR (storage.dataDir): their media folder is shared.
+  const env = options.redisUrl ? { REDIS_URL: options.redisUrl, MEDIA_DIR_SHARED: 'true' } : undefined;
   // A first: it runs the migrations; then B on the same database.
   for (let i = 0; i < instances; i++)
     servers.push(await startAppServer(storage, { signal, ...(env ? { env } : {}) }));

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
+import { startServerProcess } from './test/server-process.ts';
 
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 const STRIPE = {
@@ -145,4 +146,29 @@ describe('RTMP_PORT and RTMP_URL', () => {
       /RTMP_CONNECTIONS_PER_ADDRESS/,
     );
   });
+});
+
+describe('REDIS_URL and media storage', () => {
+  const redis = { REDIS_URL: 'redis://127.0.0.1:6379' };
+  const message =
+    "REDIS_URL is set (several instances) but media is kept in DATA_DIR/media on this machine: set S3_BUCKET so instances share media, or MEDIA_DIR_SHARED=true if every instance's DATA_DIR is the same shared folder";
+
+  it('refuses several instances with media on each machine, and names both ways out', () => {
+    expect(() => loadConfig({ ...base, ...redis })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...base, ...redis })).toThrow(message);
+    expect(() => loadConfig({ ...base, ...redis, MEDIA_DIR_SHARED: 'false' })).toThrow(message);
+    expect(() => loadConfig({ ...base, MEDIA_DIR_SHARED: 'yes' })).toThrow(/MEDIA_DIR_SHARED/);
+  });
+
+  it('starts with S3_BUCKET, with MEDIA_DIR_SHARED=true, or without REDIS_URL', () => {
+    expect(loadConfig({ ...base, ...redis, S3_BUCKET: 'media' }).s3?.bucket).toBe('media');
+    expect(loadConfig({ ...base, ...redis, MEDIA_DIR_SHARED: 'true' }).redisUrl).toBe(redis.REDIS_URL);
+    expect(loadConfig(base).redisUrl).toBeUndefined();
+  });
+
+  it('the real server does not start, and says why', async () => {
+    const started = startServerProcess({ env: redis, stdio: 'pipe' });
+    await expect(started).rejects.toThrow(/exited with code 1 at start/);
+    await expect(started).rejects.toThrow(message);
+  }, 60_000);
 });

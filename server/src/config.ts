@@ -82,6 +82,7 @@ const envSchema = z.object({
   S3_ENDPOINT: optionalUrl,
   S3_ACCESS_KEY_ID: optionalText,
   S3_SECRET_ACCESS_KEY: optionalText,
+  MEDIA_DIR_SHARED: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).default('false')),
   RTMP_PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(1935)),
   RTMP_CONNECTIONS_PER_ADDRESS: z.preprocess(
     emptyAsUndefined,
@@ -266,6 +267,10 @@ function addressOf(from: string): string {
 
 export class ConfigError extends Error {}
 
+/** Why several instances (REDIS_URL) without shared media storage do not start (docs/operations.md). */
+const MEDIA_NOT_SHARED =
+  "REDIS_URL is set (several instances) but media is kept in DATA_DIR/media on this machine: set S3_BUCKET so instances share media, or MEDIA_DIR_SHARED=true if every instance's DATA_DIR is the same shared folder";
+
 /** rtmp://<the site's host>[:port]/live, the port left out when it is RTMP's own (1935). */
 function defaultRtmpUrl(publicUrl: string, port: number): string {
   const host = new URL(publicUrl).hostname;
@@ -315,6 +320,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       'Invalid configuration:\n  S3_BUCKET: is required when other S3_* settings are set',
     );
+  }
+  if (e.REDIS_URL && !e.S3_BUCKET && e.MEDIA_DIR_SHARED !== 'true') {
+    throw new ConfigError(`Invalid configuration:\n  ${MEDIA_NOT_SHARED}`);
   }
   const dataDir = path.resolve(e.DATA_DIR);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');

@@ -234,7 +234,8 @@ describe('SIGTERM', () => {
         // Every socket of this test comes from 127.0.0.1.
         SOCKETS_PER_ADDRESS: '1000',
         ...(database ? { DATABASE_URL: database.url } : {}),
-        ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+        // One instance at a time, each on its own DATA_DIR; media is not what this test is about.
+        ...(redisUrl ? { REDIS_URL: redisUrl, MEDIA_DIR_SHARED: 'true' } : {}),
         ...env,
       },
       launcher,

@@ -81,7 +81,8 @@ export async function startPair(options: {
     SESSION_SECRET: randomBytes(32).toString('hex'),
     TRUST_PROXY: 'true',
     DEMO_LIVE: 'false',
-    ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
+    // Each instance has a DATA_DIR of its own; media is not what the drills are about.
+    ...(options.redisUrl ? { REDIS_URL: options.redisUrl, MEDIA_DIR_SHARED: 'true' } : {}),
     ...options.env,
   };
   const servers: ServerProcess[] = [];
