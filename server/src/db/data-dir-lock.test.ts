@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { seedDataDirFromTemplate } from '../test/pglite-template.ts';
 import { type ServerProcess, startServerProcess } from '../test/server-process.ts';
 import { newAccount } from '../test/test-app.ts';
 
@@ -20,9 +21,11 @@ afterEach(async () => {
   cleanups = [];
 });
 
-function dataDirForTest(): string {
+/** A data directory whose database is the migrated template: these tests are about its lock. */
+async function dataDirForTest(): Promise<string> {
   const dir = mkdtempSync(path.join(tmpdir(), 'ss-lock-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  await seedDataDirFromTemplate(dir);
   return dir;
 }
 
@@ -76,7 +79,7 @@ describe('the DATA_DIR lock', () => {
   it(
     'is not held by a live but unrelated process that a stale lock names',
     async () => {
-      const dataDir = dataDirForTest();
+      const dataDir = await dataDirForTest();
       const sleeper = unrelatedProcess();
       const leftover = mkdtempSync(path.join(tmpdir(), 'ss-pg-'));
       cleanups.push(() => rmSync(leftover, { recursive: true, force: true }));
@@ -107,7 +110,7 @@ describe('the DATA_DIR lock', () => {
   it(
     'is not held by a lock from before this version naming a live pid',
     async () => {
-      const dataDir = dataDirForTest();
+      const dataDir = await dataDirForTest();
       const sleeper = unrelatedProcess();
       writeFileSync(path.join(dataDir, 'server.lock'), String(sleeper.pid));
 
@@ -120,7 +123,7 @@ describe('the DATA_DIR lock', () => {
   it.runIf(onLinux)(
     'is held by the process a lock names when its pid, boot and start time all match',
     async () => {
-      const dataDir = dataDirForTest();
+      const dataDir = await dataDirForTest();
       const sleeper = unrelatedProcess();
       // As a server on a platform without file locks writes it: the record is the lock.
       writeFileSync(
@@ -145,7 +148,7 @@ describe('the DATA_DIR lock', () => {
   it(
     'refuses a second server while the first runs, and the first keeps serving',
     async () => {
-      const dataDir = dataDirForTest();
+      const dataDir = await dataDirForTest();
       const first = await start(dataDir);
       const account = newAccount();
       expect((await post(first, '/api/auth/signup', account)).status).toBe(201);
@@ -173,7 +176,7 @@ describe('the DATA_DIR lock', () => {
   it(
     'is free again after kill -9; the data stays and the dead server’s socket folder goes',
     async () => {
-      const dataDir = dataDirForTest();
+      const dataDir = await dataDirForTest();
       const first = await start(dataDir);
       const account = newAccount();
       expect((await post(first, '/api/auth/signup', account)).status).toBe(201);

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/client.ts';
 import { type ChatClient, connectChat } from '../../test/chat-client.ts';
 import { eventually } from '../../test/eventually.ts';
+import { seedDataDirFromTemplate } from '../../test/pglite-template.ts';
 import { type ServerProcess, startServerProcess } from '../../test/server-process.ts';
 import { newAccount } from '../../test/test-app.ts';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '../../test/throwaway-database.ts';
@@ -296,6 +297,8 @@ describe('a server killed right after it delivered', () => {
       const r = reader;
       cleanups.push(() => r.end());
     }
+    // Its embedded database starts migrated (the subject is the restart, not the first start).
+    if (!onPostgres) await seedDataDirFromTemplate(dataDir);
     const first = await start(env, dataDir);
     const host = await signUpAt(first.url);
     const fans = [await signUpAt(first.url), await signUpAt(first.url)];

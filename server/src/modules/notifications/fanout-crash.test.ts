@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/client.ts';
 import { killHard, request, signUpShopper } from '../../test/checkout-drill.ts';
 import { eventually } from '../../test/eventually.ts';
+import { seedDataDirFromTemplate } from '../../test/pglite-template.ts';
 import { connectToServerDatabase } from '../../test/server-database.ts';
 import { type ServerProcess, startServerProcess } from '../../test/server-process.ts';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '../../test/throwaway-database.ts';
@@ -118,6 +119,8 @@ describe('a go-live fan-out killed midway', () => {
       const made = database;
       cleanups.push(() => made.drop());
     }
+    // Its embedded database starts migrated (the subject is the restart, not the first start).
+    if (!onPostgres) await seedDataDirFromTemplate(dataDir);
     const env: Record<string, string> = {
       SESSION_SECRET: randomBytes(32).toString('hex'),
       DEMO_LIVE: 'false',
