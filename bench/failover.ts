@@ -168,8 +168,12 @@ async function replayAfter(ctx: Context, scenario: Scenario, room: string, since
     [room],
   );
   let partSeconds = 0;
+  const file = async (name: string) => (await fetch(`${ctx.b.url}/media/hls/${room}/${name}`)).text();
   for (const part of parts) {
-    const text = await (await fetch(`${ctx.b.url}/media/hls/${room}/part-${part.id}.m3u8`)).text();
+    // A closed part's playlist is whole; an open one (a killed instance's) is sealed chunks and a tail.
+    let text = await file(`part-${part.id}.m3u8`);
+    const chunks = Number(/#EXT-X-STREAMSHOP-CHUNKS:(\d+)/.exec(text)?.[1] ?? 0);
+    for (let k = 0; k < chunks; k++) text += await file(`part-${part.id}-c${k}.m3u8`);
     partSeconds += [...text.matchAll(/#EXTINF:([\d.]+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
   }
   const probe = await probeMedia(`${ctx.b.url}${vodUrl}`);

@@ -1,17 +1,17 @@
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { hlsPath, LIVE_PLAYLIST } from '@streamshop/contract/live.ts';
-import { readObject, type Storage } from '../../../platform/storage.ts';
+import type { Storage } from '../../../platform/storage.ts';
 import type { PipelinePart } from './pipeline.ts';
 import {
   dropOldest,
-  isWholePlaylist,
   LIVE_WINDOW_SEGMENTS,
   type Playlist,
   parsePlaylist,
   renderPlaylist,
   type Segment,
 } from './playlist.ts';
+import { hlsKey, PartPlaylist, putPlaylist, storedPlaylist } from './stored-parts.ts';
 import { grabThumbnail } from './thumbnail.ts';
 
 /** How often the working folders are checked for finished segments. */
@@ -19,13 +19,15 @@ const POLL_MS = 100;
 /** A new thumbnail at most this often while live. */
 export const THUMBNAIL_EVERY_MS = 30_000;
 
-export const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
-
-/** Where a stream's HLS files are kept in storage (served at hlsPath: /media/ + the key). */
-export const hlsKey = (roomName: string, file: string) => `hls/${roomName}/${file}`;
-
-/** A recorded part's own playlist (its segments, closed with #EXT-X-ENDLIST once complete). */
-export const partPlaylistName = (partId: string) => `part-${partId}.m3u8`;
+// The stream's files in storage (stored-parts.ts), for the modules that import them from here.
+export {
+  hlsKey,
+  PLAYLIST_TYPE,
+  partPlaylistName,
+  putPlaylist,
+  storedPlaylist,
+  storedPlaylistText,
+} from './stored-parts.ts';
 
 async function readIfThere(file: string): Promise<Buffer | undefined> {
   try {
@@ -34,21 +36,6 @@ async function readIfThere(file: string): Promise<Buffer | undefined> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-}
-
-/** A playlist's text as stored (read whole, never cut short), or undefined when there is none. */
-export async function storedPlaylistText(storage: Storage, key: string): Promise<Buffer | undefined> {
-  return readObject(storage, key, isWholePlaylist);
-}
-
-/** A playlist in storage, or undefined when there is none. */
-export async function storedPlaylist(storage: Storage, key: string): Promise<Playlist | undefined> {
-  const bytes = await storedPlaylistText(storage, key);
-  return bytes && parsePlaylist(bytes.toString('utf8'));
-}
-
-export async function putPlaylist(storage: Storage, key: string, text: string): Promise<void> {
-  await storage.put(key, Buffer.from(text), PLAYLIST_TYPE);
 }
 
 /** What the recorder tells the stream's record of parts (the database). */
@@ -64,8 +51,8 @@ interface PartState {
   init: Buffer | undefined;
   /** ffmpeg's segment names already moved to storage. */
   stored: Set<string>;
-  /** The part's segments in storage, in order: its own playlist. */
-  segments: Segment[];
+  /** The part's segments in storage, in order: its own playlist (sealed chunks and tail while open). */
+  playlist: PartPlaylist;
   /** Recorded as one of the stream's parts. */
   opened: boolean;
   /** ffmpeg has exited: one last look, then the part is closed and its folder goes. */
@@ -89,9 +76,10 @@ export interface HlsRecorderOptions {
 
 /**
  * The stream's HLS on the instance holding its publisher: moves each segment ffmpeg finishes (in
- * every part, one per ffmpeg run) to storage. After each one it rewrites that part's own playlist
- * there (`part-<id>.m3u8`, closed when the part ends), which is what the replay is made of, and
- * the live window (`live.m3u8`), which a publisher moving here from another instance continues.
+ * every part, one per ffmpeg run) to storage. After each one it stores that part's own playlist
+ * there (`part-<id>.m3u8`: sealed chunks and a tail of at most a minute while open, written whole
+ * when the part ends; stored-parts.ts), which is what the replay is made of, and the live window
+ * (`live.m3u8`), which a publisher moving here from another instance continues.
  * Every 30 s one segment's first frame becomes the thumbnail.
  */
 export class HlsRecorder {
@@ -121,7 +109,7 @@ export class HlsRecorder {
       part,
       init: undefined,
       stored: new Set(),
-      segments: [],
+      playlist: new PartPlaylist(this.options.storage, this.options.roomName, part.id),
       opened: false,
       ended: false,
     });
@@ -193,7 +181,7 @@ export class HlsRecorder {
         const uri = `${part.id}-${segment.uri}`;
         await storage.put(hlsKey(roomName, uri), bytes, 'video/iso.segment');
         state.stored.add(segment.uri);
-        state.segments.push({ uri, duration: segment.duration, map, discontinuity: false });
+        state.playlist.add({ uri, duration: segment.duration, map, discontinuity: false });
         if (this.live) {
           window.segments.push({
             uri,
@@ -206,12 +194,21 @@ export class HlsRecorder {
         await rm(path.join(part.dir, segment.uri), { force: true });
         this.maybeThumbnail(state.init, bytes);
       }
-      if (parts && state.opened && (fresh.length > 0 || state.ended)) {
-        const playlist: Playlist = { segments: state.segments, ended: state.ended };
-        await putPlaylist(storage, hlsKey(roomName, partPlaylistName(part.id)), renderPlaylist(playlist));
+      if (parts && state.opened) {
+        await (state.ended ? state.playlist.storeClosed() : state.playlist.storeOpen());
       }
       if (state.ended) {
-        if (parts && state.opened) await parts.closed(part.id);
+        if (parts && state.opened) {
+          await parts.closed(part.id);
+          await state.playlist
+            .deleteChunks()
+            .catch((error) =>
+              this.options.log.warn(
+                { err: error, roomName, partId: part.id },
+                'deleting a closed part’s chunks failed',
+              ),
+            );
+        }
         this.parts.delete(part.id);
         await rm(part.dir, { recursive: true, force: true });
       }

@@ -72,6 +72,26 @@ describe('stream playlists', () => {
     expect(dropOldest(window, 3)).toEqual([]);
   });
 
+  it('writes and reads the sealed chunks before an open part’s tail, and only when there are some', () => {
+    const tail: Playlist = {
+      ended: false,
+      sequence: 120,
+      chunks: 2,
+      segments: [segment('a', 120), segment('a', 121)],
+    };
+    const text = renderPlaylist(tail, tail.segments.length);
+    expect(text).toContain(
+      '#EXT-X-MEDIA-SEQUENCE:120\n#EXT-X-DISCONTINUITY-SEQUENCE:0\n#EXT-X-STREAMSHOP-CHUNKS:2\n',
+    );
+    expect(text).not.toContain('#EXT-X-PLAYLIST-TYPE');
+    expect(text.indexOf('#EXT-X-STREAMSHOP-CHUNKS')).toBeLessThan(text.indexOf('#EXTINF'));
+    expect(parsePlaylist(text)).toEqual(tail);
+    // No chunks yet: no tag, and none read.
+    const first = renderPlaylist({ ended: false, segments: [segment('a', 0)] });
+    expect(first).not.toContain('STREAMSHOP');
+    expect(parsePlaylist(first)).not.toHaveProperty('chunks');
+  });
+
   it('reads ffmpeg’s own playlist and skips what it does not know', () => {
     const ffmpeg = [
       '#EXTM3U',

@@ -23,12 +23,19 @@ export interface Playlist {
   sequence?: number;
   /** Discontinuities before the first segment (with older ones dropped); 0 when absent. */
   discontinuitySequence?: number;
+  /**
+   * An open part's playlist in storage lists only the segments after its sealed chunks
+   * (`#EXT-X-STREAMSHOP-CHUNKS:<n>`, stored-parts.ts); 0 when absent.
+   */
+  chunks?: number;
 }
+
+/** Our own tag (players skip tags they do not know): the sealed chunks before an open part's segments. */
+const CHUNKS_TAG = '#EXT-X-STREAMSHOP-CHUNKS:';
 
 /** Segments kept in the live window: about 20 s at 1 s segments. */
 export const LIVE_WINDOW_SEGMENTS = 20;
 
-/** Reads a media playlist; lines it does not know are skipped. */
 /**
  * Whether the bytes are a playlist as written, not one cut short: every playlist starts with
  * #EXTM3U and each of its lines ends with a newline.
@@ -37,6 +44,7 @@ export function isWholePlaylist(bytes: Buffer): boolean {
   return bytes.subarray(0, 7).toString('latin1') === '#EXTM3U' && bytes.at(-1) === 0x0a;
 }
 
+/** Reads a media playlist; lines it does not know are skipped. */
 export function parsePlaylist(text: string): Playlist {
   const segments: Segment[] = [];
   let map = '';
@@ -45,12 +53,15 @@ export function parsePlaylist(text: string): Playlist {
   let ended = false;
   let sequence = 0;
   let discontinuitySequence = 0;
+  let chunks = 0;
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trim();
     if (line.startsWith('#EXT-X-MEDIA-SEQUENCE:')) {
       sequence = Number.parseInt(line.slice('#EXT-X-MEDIA-SEQUENCE:'.length), 10) || 0;
     } else if (line.startsWith('#EXT-X-DISCONTINUITY-SEQUENCE:')) {
       discontinuitySequence = Number.parseInt(line.slice('#EXT-X-DISCONTINUITY-SEQUENCE:'.length), 10) || 0;
+    } else if (line.startsWith(CHUNKS_TAG)) {
+      chunks = Number.parseInt(line.slice(CHUNKS_TAG.length), 10) || 0;
     } else if (line.startsWith('#EXT-X-MAP:')) {
       map = /URI="([^"]*)"/.exec(line)?.[1] ?? map;
     } else if (line.startsWith('#EXTINF:')) {
@@ -70,6 +81,7 @@ export function parsePlaylist(text: string): Playlist {
     ended,
     ...(sequence ? { sequence } : {}),
     ...(discontinuitySequence ? { discontinuitySequence } : {}),
+    ...(chunks ? { chunks } : {}),
   };
 }
 
@@ -114,6 +126,7 @@ export function renderPlaylist(playlist: Playlist, window?: number): string {
   ];
   if (window === undefined) lines.push(`#EXT-X-PLAYLIST-TYPE:${playlist.ended ? 'VOD' : 'EVENT'}`);
   else lines.push(`#EXT-X-DISCONTINUITY-SEQUENCE:${discontinuitiesBefore}`);
+  if (playlist.chunks) lines.push(`${CHUNKS_TAG}${playlist.chunks}`);
   lines.push('#EXT-X-INDEPENDENT-SEGMENTS');
   let map = '';
   shown.forEach((segment, index) => {

@@ -97,9 +97,16 @@ describe.skipIf(!ffmpegInstalled || !databaseServerUrl)('replays through a crash
     );
   }
 
-  /** A part's seconds as stored (its own playlist, served like any of the stream's files). */
+  /**
+   * A part's seconds as stored (its own playlist, served like any of the stream's files): whole
+   * once closed; while open (a killed instance's), its sealed chunks and its tail.
+   */
   async function partSeconds(room: string, partId: string): Promise<number> {
-    const text = await (await fetch(`${b.url}/media/hls/${room}/part-${partId}.m3u8`)).text();
+    const file = async (name: string) => (await fetch(`${b.url}/media/hls/${room}/${name}`)).text();
+    const tail = await file(`part-${partId}.m3u8`);
+    let text = tail;
+    const chunks = Number(/#EXT-X-STREAMSHOP-CHUNKS:(\d+)/.exec(tail)?.[1] ?? 0);
+    for (let k = 0; k < chunks; k++) text += await file(`part-${partId}-c${k}.m3u8`);
     return [...text.matchAll(/#EXTINF:([\d.]+)/g)].reduce((sum, match) => sum + Number(match[1]), 0);
   }
 

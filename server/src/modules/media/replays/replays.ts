@@ -1,7 +1,6 @@
 import { hlsPath, LIVE_PLAYLIST, REPLAY_PLAYLIST } from '@streamshop/contract/live.ts';
 import type { Db } from '../../../db/client.ts';
 import type { Storage } from '../../../platform/storage.ts';
-import { hlsKey, partPlaylistName, putPlaylist, storedPlaylist } from '../pipeline/hls-recorder.ts';
 import {
   LIVE_WINDOW_SEGMENTS,
   type Playlist,
@@ -9,6 +8,7 @@ import {
   renderPlaylist,
   type Segment,
 } from '../pipeline/playlist.ts';
+import { hlsKey, putPlaylist, storedPart, storedPlaylist } from '../pipeline/stored-parts.ts';
 import { claimReplay, finishReplay, partsOf, releaseReplay, replaysToMake } from './repo.ts';
 
 /**
@@ -24,9 +24,10 @@ const RETRY_AFTER_MS = REPLAY_LEASE_SEC * 1000;
 /**
  * The stream's replay from its recorded parts, in the order they started, each with its init
  * segment and a discontinuity between them. A part whose instance died mid-stream counts with the
- * segments it had stored (none, if it died before its first). Undefined when no part has a
- * segment. Throws when a closed part's playlist is not in this storage (lost, or another storage
- * than the instances that recorded it: never a replay without it).
+ * segments it had stored (its sealed chunks and tail; none, if it died before its first). Undefined
+ * when no part has a segment. Throws when a closed part's playlist, or a chunk of an open one, is
+ * not in this storage (lost, or another storage than the instances that recorded it: never a
+ * replay without it).
  */
 export async function joinParts(
   storage: Storage,
@@ -35,7 +36,7 @@ export async function joinParts(
 ): Promise<Playlist | undefined> {
   const segments: Segment[] = [];
   for (const { id, closed } of parts) {
-    const part = await storedPlaylist(storage, hlsKey(roomName, partPlaylistName(id)));
+    const part = await storedPart(storage, roomName, id);
     if (!part && closed) throw new Error(`the playlist of part ${id} is not in storage`);
     for (const [index, segment] of (part?.segments ?? []).entries()) {
       segments.push({ ...segment, discontinuity: index === 0 && segments.length > 0 });
