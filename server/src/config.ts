@@ -196,7 +196,7 @@ export interface Config {
   logLevel: string;
   bodyLimitBytes: number;
   seedDemo: boolean;
-  /** With the demo data on a single instance: an always-live demo room looping a clip. */
+  /** With the demo data: an always-live demo room looping a clip (one instance loops it at a time). */
   demoLive: boolean;
   /**
    * Behind a reverse proxy: take the client address (per-IP limits) from X-Forwarded-For, read from

@@ -42,8 +42,8 @@ async function main() {
         if ((error as Error).name !== 'AbortError')
           app.log.warn({ err: error }, 'making the demo replay video failed');
       });
-    // One looping publisher: only where no other instance could start a second (no REDIS_URL).
-    if (config.demoLive && !config.redisUrl) {
+    // Every instance takes part; the one holding the room's publisher lease loops it (demo-live.ts).
+    if (config.demoLive) {
       void app.media.startDemoLive(DEMO_LIVE_STREAM).catch((error) => {
         if ((error as Error).name !== 'AbortError')
           app.log.warn({ err: error }, 'starting the demo live room failed');

@@ -36,6 +36,8 @@ export async function startMediaCluster(options: {
   databaseServerUrl: string;
   redisUrl: string;
   label: string;
+  /** Settings every instance gets on top of the cluster's (e.g. DEMO_LIVE and SEED_DEMO on). */
+  env?: Record<string, string>;
 }): Promise<MediaCluster> {
   let database: ThrowawayDatabase | undefined;
   let s3: S3Server | undefined;
@@ -68,6 +70,7 @@ export async function startMediaCluster(options: {
     S3_ENDPOINT: s3.settings.endpoint ?? '',
     S3_ACCESS_KEY_ID: s3.settings.accessKeyId ?? '',
     S3_SECRET_ACCESS_KEY: s3.settings.secretAccessKey ?? '',
+    ...options.env,
   };
   const queries = pool;
   return {

@@ -96,19 +96,44 @@ export async function endedAmong(db: Db, roomNames: string[]): Promise<string[]>
 }
 
 /**
+ * The demo room's looper (ingest/demo-live.ts): this instance holds its publisher's lease now, if
+ * the lease is free (released, or not renewed for `leaseSec`) or already this instance's. At most
+ * one instance holds it: concurrent claims are serialised by the row's lock.
+ */
+export async function claimDemoPublisher(
+  db: Db,
+  roomName: string,
+  instanceId: string,
+  leaseSec: number,
+): Promise<boolean> {
+  const result = await db.execute(sql`
+    update streams set publisher_instance = ${instanceId}, publisher_seen_at = now()
+    where room_name = ${roomName} and ended_at is null
+      and (publisher_instance is null or publisher_instance = ${instanceId}
+        or publisher_seen_at < now() - make_interval(secs => ${leaseSec}::float8))
+    returning 1`);
+  return result.rows.length > 0;
+}
+
+/**
  * The demo's always-live room, owned by `ownerHandle`: live from now on with no end, its lineup
  * the owner's three newest products in stock with the first pinned. False when the owner is not
- * there (the demo data was not seeded).
+ * there (the demo data was not seeded). A live room's publisher lease renewed within `leaseSec`
+ * is kept: another instance loops it (claimDemoPublisher).
  */
 export async function upsertDemoLiveStream(
   db: Db,
   s: { roomName: string; ownerHandle: string; title: string; description: string },
+  leaseSec: number,
 ): Promise<boolean> {
+  const held = sql`streams.ended_at is null and streams.publisher_seen_at >= now() - make_interval(secs => ${leaseSec}::float8)`;
   const result = await db.execute<{ id: string }>(sql`
     insert into streams (owner_id, room_name, title, description, duration_sec, plan, is_active, started_at)
     select id, ${s.roomName}, ${s.title}, ${s.description}, 0, plan, true, now() from users where handle = ${s.ownerHandle}
     on conflict (room_name) do update set is_active = true, ended_at = null, ends_at = null, vod_url = null,
-      replay_state = null, publisher_instance = null, publisher_seen_at = null
+      replay_state = null,
+      publisher_instance = case when ${held} then streams.publisher_instance end,
+      publisher_seen_at = case when ${held} then streams.publisher_seen_at end
     returning id`);
   const streamId = result.rows[0]?.id;
   if (!streamId) return false;

@@ -6,7 +6,7 @@ import type { Db } from '../../db/client.ts';
 import type { Bus } from '../../platform/bus.ts';
 import type { Storage } from '../../platform/storage.ts';
 import { splitterFor } from './containers/mime-types.ts';
-import { DemoLive, type DemoLiveStream } from './ingest/demo-live.ts';
+import { DEMO_LEASE_SEC, DemoLive, type DemoLiveStream } from './ingest/demo-live.ts';
 import { sizeCheckFor, sizeRefusal } from './ingest/size-check.ts';
 import { PublisherLeases } from './leases.ts';
 import { type LiveRoom, LiveRooms } from './live-room.ts';
@@ -14,7 +14,15 @@ import { HlsRecorder, hlsKey } from './pipeline/hls-recorder.ts';
 import { LivePipeline } from './pipeline/pipeline.ts';
 import { type DemoReplay, ensureDemoReplay } from './replays/demo-replay.ts';
 import { ReplayMaker } from './replays/replays.ts';
-import { endedAmong, ownerDeleted, publishTargetOf, setThumbnailUrl, upsertDemoLiveStream } from './repo.ts';
+import {
+  claimDemoPublisher,
+  endedAmong,
+  ownerDeleted,
+  publishTargetOf,
+  releasePublisher,
+  setThumbnailUrl,
+  upsertDemoLiveStream,
+} from './repo.ts';
 import { startRestream, stopRestream } from './restream/room-restream.ts';
 
 export { PUBLISHER_HEARTBEAT_MS } from './leases.ts';
@@ -92,15 +100,16 @@ export class MediaService {
    * drives every instance's relay from now on. `onFailed` tells the publisher when the pipeline
    * gives up (ffmpeg cannot read what it sends) or its video is larger than the stream's plan allows.
    * `liveWindowOnly`: the stream keeps only its live window in storage, and has no replay (the demo).
+   * `ownLease`: the caller holds and renews the publisher's lease itself (the demo's looper).
    */
   async startPublishing(
     roomName: string,
     mimeType: string,
     onFailed: (reason: string) => void,
-    options: { liveWindowOnly?: boolean } = {},
+    options: { liveWindowOnly?: boolean; ownLease?: boolean } = {},
   ): Promise<void> {
     const room = this.rooms.room(roomName);
-    this.leases.hold(roomName);
+    if (!options.ownLease) this.leases.hold(roomName);
     await this.rooms.watchForEnd(roomName);
     await this.rooms.followMedia(roomName);
     const target = await this.publishTargetOf(roomName);
@@ -194,6 +203,12 @@ export class MediaService {
     const restreamStopped = stopRestream(room);
     this.rooms.emit(roomName, { kind: 'idle' });
     return this.stopPipeline(room, restreamStopped);
+  }
+
+  /** Another instance publishes the room now (the demo's looper moved): this one stops without a word. */
+  handOver(roomName: string): void {
+    const room = this.rooms.get(roomName);
+    if (room) this.takenOver(roomName, room);
   }
 
   /**
@@ -318,10 +333,19 @@ export class MediaService {
     if (await making) this.log.info({ roomName: demo.roomName }, 'demo replay video made');
   }
 
-  /** Starts the always-live demo room (DEMO_LIVE), once; see ingest/demo-live.ts. */
+  /**
+   * Starts the always-live demo room (DEMO_LIVE), once; see ingest/demo-live.ts. With several
+   * instances, the one holding the room's publisher lease loops it.
+   */
   async startDemoLive(demo: DemoLiveStream): Promise<void> {
-    if (this.demoLive || !(await upsertDemoLiveStream(this.db, demo))) return;
-    this.demoLive = new DemoLive(path.join(this.stagingDir, 'demo-clip'), demo.roomName, this, this.log);
+    if (this.demoLive || !(await upsertDemoLiveStream(this.db, demo, DEMO_LEASE_SEC))) return;
+    const { db, instanceId } = this;
+    const lease = {
+      claim: () => claimDemoPublisher(db, demo.roomName, instanceId, DEMO_LEASE_SEC),
+      release: () => releasePublisher(db, demo.roomName, instanceId),
+    };
+    const clipDir = path.join(this.stagingDir, 'demo-clip');
+    this.demoLive = new DemoLive(clipDir, demo.roomName, this, lease, this.log);
     const starting = this.demoLive.start();
     this.demoWork.push(starting.catch(() => undefined));
     await starting;
@@ -331,7 +355,7 @@ export class MediaService {
     // The demo's ffmpeg runs (the replay's and the live clip's encodings) are killed and waited
     // for: nothing of this process is left running after it exits.
     this.closing.abort();
-    this.demoLive?.stop();
+    await this.demoLive?.stop();
     await Promise.all(this.demoWork);
     this.leases.stopHeartbeat();
     clearInterval(this.replaySweep);
