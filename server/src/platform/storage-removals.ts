@@ -37,8 +37,8 @@ async function claimDue(db: Db): Promise<Array<{ key: string; attempts: number }
 
 /** Removes the key, or everything below a folder key. */
 async function remove(storage: Storage, key: string): Promise<void> {
-  const keys = key.endsWith('/') ? await storage.list(key) : [key];
-  for (const each of keys) await storage.delete(each);
+  if (!key.endsWith('/')) return storage.delete(key);
+  await storage.deleteMany(await storage.list(key));
 }
 
 export interface StorageRemovalsOptions {

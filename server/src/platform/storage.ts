@@ -7,6 +7,7 @@ import { buffer } from 'node:stream/consumers';
 import { setTimeout as delay } from 'node:timers/promises';
 import {
   DeleteObjectCommand,
+  DeleteObjectsCommand,
   GetObjectCommand,
   ListObjectsV2Command,
   NoSuchKey,
@@ -26,6 +27,8 @@ export interface Storage {
   get(key: string): Promise<StoredObject | undefined>;
   /** Removes the object; nothing happens when there is none. */
   delete(key: string): Promise<void>;
+  /** Removes every object named (S3: up to 1,000 in one request); missing ones are no error. */
+  deleteMany(keys: string[]): Promise<void>;
   /** Every key that starts with the prefix, in no particular order. */
   list(prefix: string): Promise<string[]>;
   /** Where the objects are, for logs: a directory or s3://bucket. */
@@ -157,6 +160,10 @@ export function directoryStorage(root: string): Storage {
     async delete(key) {
       await rm(fileOf(key), { force: true });
     },
+    async deleteMany(keys) {
+      const files = keys.map(fileOf);
+      for (const file of files) await rm(file, { force: true });
+    },
     async list(prefix) {
       const base = path.join(root, ...prefix.split('/').slice(0, -1));
       const found: string[] = [];
@@ -191,12 +198,31 @@ export interface S3Settings {
   /** Absent: the SDK's own chain (environment, instance role…). */
   accessKeyId: string | undefined;
   secretAccessKey: string | undefined;
+  /** How long a connection may take to open, and a request may wait on a silent socket (tests shorten them). */
+  timeouts?: { connectMs: number; idleMs: number };
 }
+
+/**
+ * An S3 that accepts connections and then says nothing must not hold a viewer's request or the
+ * recorder forever: a connection opens within 3 s, and a socket silent for 15 s is given up (the
+ * SDK's own retries, three attempts, then end in StorageUnavailableError: 503 to a viewer).
+ */
+const S3_TIMEOUTS = { connectMs: 3_000, idleMs: 15_000 };
+/** DeleteObjects takes at most this many keys in one request. */
+const S3_DELETE_BATCH = 1000;
 
 /** An S3 bucket (or an S3-compatible service), through the official AWS SDK. */
 export function s3Storage(settings: S3Settings): Storage {
+  const timeouts = settings.timeouts ?? S3_TIMEOUTS;
   const client = new S3Client({
     region: settings.region,
+    requestHandler: {
+      connectionTimeout: timeouts.connectMs,
+      // Until the answer's headers, and any silence on the socket after (a segment's body too).
+      requestTimeout: timeouts.idleMs,
+      throwOnRequestTimeout: true,
+      socketTimeout: timeouts.idleMs,
+    },
     endpoint: settings.endpoint,
     // Path-style URLs work with every S3-compatible service; AWS still accepts them.
     forcePathStyle: Boolean(settings.endpoint),
@@ -247,6 +273,22 @@ export function s3Storage(settings: S3Settings): Storage {
     async delete(key) {
       assertKey(key);
       await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+    },
+    async deleteMany(keys) {
+      for (const key of keys) assertKey(key);
+      for (let start = 0; start < keys.length; start += S3_DELETE_BATCH) {
+        const Objects = keys.slice(start, start + S3_DELETE_BATCH).map((Key) => ({ Key }));
+        const answer = await client.send(
+          new DeleteObjectsCommand({ Bucket, Delete: { Objects, Quiet: true } }),
+        );
+        const failed = answer.Errors ?? [];
+        if (failed.length > 0) {
+          const first = failed[0];
+          throw new Error(
+            `S3 did not delete ${failed.length} of ${Objects.length} objects (first: ${first?.Key}: ${first?.Code} ${first?.Message})`,
+          );
+        }
+      }
     },
     async list(prefix) {
       const keys: string[] = [];

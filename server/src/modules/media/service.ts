@@ -36,7 +36,7 @@ export const streamMediaFolder = (roomName: string) => hlsKey(roomName, '');
  */
 export async function removeStreamMedia(storage: Storage, roomName: string): Promise<number> {
   const keys = await storage.list(streamMediaFolder(roomName));
-  for (const key of keys) await storage.delete(key);
+  await storage.deleteMany(keys);
   return keys.length;
 }
 

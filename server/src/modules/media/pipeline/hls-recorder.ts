@@ -229,10 +229,9 @@ export class HlsRecorder {
   private async deleteDropped(window: Playlist, dropped: Segment[]): Promise<void> {
     const { storage, roomName } = this.options;
     const maps = new Set(window.segments.map((segment) => segment.map));
-    for (const segment of dropped) await storage.delete(hlsKey(roomName, segment.uri));
-    for (const map of new Set(dropped.map((segment) => segment.map))) {
-      if (!maps.has(map)) await storage.delete(hlsKey(roomName, map));
-    }
+    const unused = [...new Set(dropped.map((segment) => segment.map))].filter((map) => !maps.has(map));
+    const names = [...dropped.map((segment) => segment.uri), ...unused];
+    if (names.length > 0) await storage.deleteMany(names.map((name) => hlsKey(roomName, name)));
   }
 
   private maybeThumbnail(init: Buffer, segment: Buffer) {

@@ -96,9 +96,8 @@ export class PartPlaylist {
 
   /** After storeClosed: the chunks are not needed any more (a reader that saw the tail rereads). */
   async deleteChunks(): Promise<void> {
-    for (let chunk = 0; chunk < this.sealed; chunk++) {
-      await this.storage.delete(hlsKey(this.roomName, partChunkName(this.partId, chunk)));
-    }
+    const chunks = Array.from({ length: this.sealed }, (_, chunk) => partChunkName(this.partId, chunk));
+    await this.storage.deleteMany(chunks.map((name) => hlsKey(this.roomName, name)));
   }
 }
 
