@@ -14,7 +14,7 @@ const NOT_SQL = [
   'src/modules/media/delivery/ws/relay.test.ts',
   'src/modules/media/ingest/plan-resolution.test.ts',
   'src/modules/media/ingest/rtmp/{bounded-chunks,ingest-limits,publish-session,server,server-ffmpeg}.test.ts',
-  'src/modules/media/pipeline/playlist.test.ts',
+  'src/modules/media/pipeline/{playlist,working-folders}.test.ts',
   'src/modules/media/replays/demo-replay.test.ts',
   'src/modules/media/restream/{publisher,restream}.test.ts',
   'src/modules/auctions/auction-redis-outage.test.ts',

@@ -12,8 +12,10 @@ import { PublisherLeases } from './leases.ts';
 import { type LiveRoom, LiveRooms } from './live-room.ts';
 import { HlsRecorder, hlsKey } from './pipeline/hls-recorder.ts';
 import { LivePipeline } from './pipeline/pipeline.ts';
+import { removeAbandonedPartFolders } from './pipeline/working-folders.ts';
 import { type DemoReplay, ensureDemoReplay } from './replays/demo-replay.ts';
 import { ReplayMaker } from './replays/replays.ts';
+import { pruneStreamParts } from './replays/repo.ts';
 import {
   claimDemoPublisher,
   endedAmong,
@@ -45,6 +47,8 @@ export async function removeStreamMedia(storage: Storage, roomName: string): Pro
  * died, or is gone by now) and for ended streams it still follows (their end missed on the bus).
  */
 export const REPLAY_SWEEP_MS = 5000;
+/** How often the sweep also tidies the working folder and old part rows. */
+const TIDY_EVERY_MS = 10 * 60_000;
 
 /**
  * Live video of the rooms on this instance. Where the publisher is connected: what it sends goes
@@ -70,6 +74,8 @@ export class MediaService {
   private readonly leases: PublisherLeases;
   private readonly replays: ReplayMaker;
   private replaySweep: NodeJS.Timeout | undefined;
+  /** When the sweep last tidied (0: at its first run). */
+  private lastTidy = 0;
   private readonly endListeners = new Set<(roomName: string) => void>();
   private demoLive: DemoLive | undefined;
   /** Aborted at close: the demo's ffmpeg runs stop with the server. */
@@ -304,6 +310,14 @@ export class MediaService {
     const followed = [...this.rooms].filter(([, room]) => !room.finishing).map(([roomName]) => roomName);
     for (const roomName of await endedAmong(this.db, followed)) void this.finish(roomName);
     await this.replays.makeDue((roomName) => Boolean(this.rooms.get(roomName)?.finishing));
+    // Every 10 minutes: what killed ffmpeg runs left in the working folder (this instance's, or
+    // another's on a shared DATA_DIR), and the part rows of streams settled a week ago.
+    if (Date.now() - this.lastTidy < TIDY_EVERY_MS) return;
+    this.lastTidy = Date.now();
+    for (const dir of await removeAbandonedPartFolders(this.stagingDir)) {
+      this.log.info({ dir }, 'removed an abandoned working folder');
+    }
+    await pruneStreamParts(this.db);
   }
 
   /** The heartbeat (every PUBLISHER_HEARTBEAT_MS) and the sweep (now, then every `sweepMs`) until close(). */

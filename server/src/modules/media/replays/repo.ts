@@ -74,3 +74,20 @@ export async function replaysToMake(db: Db, limit = 50): Promise<string[]> {
     order by ended_at limit ${limit}`);
   return result.rows.map((row) => row.room_name);
 }
+
+/** How long a finished stream's part rows stay (they say which instance recorded what). */
+export const PARTS_KEPT_DAYS = 7;
+
+/**
+ * Deletes the part rows of streams whose replay was settled (made, or nothing to make) and which
+ * ended over PARTS_KEPT_DAYS ago, at most `limit` at a time; answers how many went.
+ */
+export async function pruneStreamParts(db: Db, limit = 1000): Promise<number> {
+  const result = await db.execute(sql`
+    delete from stream_parts where (stream_id, id) in (
+      select p.stream_id, p.id from stream_parts p join streams s on s.id = p.stream_id
+      where s.replay_state in ('ready', 'empty')
+        and s.ended_at < now() - make_interval(days => ${PARTS_KEPT_DAYS})
+      limit ${limit})`);
+  return result.rowCount ?? 0;
+}
