@@ -82,7 +82,12 @@ export function pgliteTemplate(): Promise<string> {
 
 /** Gives `dataDir` (new, without a database yet) a copy of the migrated template as its database. */
 export async function seedDataDirFromTemplate(dataDir: string): Promise<void> {
-  const template = await pgliteTemplate();
+  let template = await pgliteTemplate();
+  if (!existsSync(template)) {
+    // Removed since (a temp folder cleaned while the process runs): made again.
+    made = undefined;
+    template = await pgliteTemplate();
+  }
   // The layout db/embedded.ts uses: DATA_DIR/pglite.
   cpSync(template, path.join(dataDir, 'pglite'), { recursive: true });
 }
