@@ -9,6 +9,7 @@ const benches: Record<string, string> = {
   takeover: './takeover.ts',
   shop: './shop.ts',
   latency: './latency.ts',
+  fanout: './fanout.ts',
   rendition: './rendition.ts',
   failover: './failover.ts',
   lighthouse: './lighthouse.ts',
