@@ -12,6 +12,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { connectToServerDatabase } from '../../server/src/test/support.ts';
 import { ENCODER_OUTPUT } from '../latency/encoder.ts';
+import { untilLiveFromEncoder } from '../support/until-live.ts';
 import {
   type Account,
   type AppServer,
@@ -90,18 +91,7 @@ export async function goLive(
   const ingest = await api.request('GET', `/api/streams/${roomName}/ingest`, { cookie: seller.cookie });
   if (ingest.status !== 200) throw new Error(`GET /api/streams/${roomName}/ingest: ${ingest.status}`);
   const encoder = startEncoder(`${ingest.body.rtmpUrl}/${ingest.body.streamKey}`, videoKbps);
-  const deadline = Date.now() + LIVE_TIMEOUT_MS;
-  for (;;) {
-    const stream = await api.request('GET', `/api/streams/${roomName}`);
-    if (stream.body?.isActive === true) break;
-    if (encoder.child.exitCode !== null || Date.now() > deadline) {
-      encoder.child.kill('SIGKILL');
-      throw new Error(
-        `the stream did not go live in ${LIVE_TIMEOUT_MS / 1000} s: ${encoder.stderr().trim()}`,
-      );
-    }
-    await sleep(100);
-  }
+  await untilLiveFromEncoder(api, roomName, encoder, LIVE_TIMEOUT_MS, sleep);
   const exited = new Promise<void>((resolve) => encoder.child.once('exit', () => resolve()));
   const live: LiveStream = {
     server,

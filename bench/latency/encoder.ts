@@ -17,6 +17,7 @@ import { newAccount } from '../../e2e/accounts.ts';
 import { sidCookie } from '../support/accounts.ts';
 import { client } from '../support/http-client.ts';
 import { cpuSeconds } from '../support/process-stats.ts';
+import { untilLiveFromEncoder } from '../support/until-live.ts';
 import type { Shown } from './analysis.ts';
 import { CLIP, CLIP_FRAMES, yuvFrame } from './clip.ts';
 import type { Rig } from './setup.ts';
@@ -221,19 +222,7 @@ export async function goLiveFromEncoder(rig: Rig, title: string): Promise<Encode
   if (ingest.status !== 200) throw new Error(`GET /api/streams/${roomName}/ingest: ${errorText(ingest)}`);
   checkNotStopped();
   const encoder = startEncoder(rig, `${ingest.body.rtmpUrl}/${ingest.body.streamKey}`);
-  const deadline = Date.now() + LIVE_TIMEOUT_MS;
-  for (;;) {
-    const stream = await api.request('GET', `/api/streams/${roomName}`);
-    if (stream.body?.isActive === true) break;
-    if (encoder.child.exitCode !== null || Date.now() > deadline) {
-      encoder.child.kill('SIGKILL');
-      throw new Error(
-        `the stream did not go live from the encoder in ${LIVE_TIMEOUT_MS / 1000} s ` +
-          `(ffmpeg ${encoder.child.exitCode === null ? 'still running' : `exited ${encoder.child.exitCode}`}: ${encoder.stderr().trim().slice(-300)})`,
-      );
-    }
-    await wait(100);
-  }
+  await untilLiveFromEncoder(api, roomName, encoder, LIVE_TIMEOUT_MS, wait);
   const streamStartedAt = Date.now();
   console.log(`  live in /room/${roomName} (rtmp ingest: ffmpeg to ${ingest.body.rtmpUrl})`);
   return { base: rig.base, roomName, roomPath: `/room/${roomName}`, streamStartedAt, cookie, encoder };
