@@ -147,11 +147,24 @@ describe('live streaming', { timeout: 90_000 }, () => {
       ['hlsjs', 'hls.js'],
     ] as const) {
       const hlsViewer = await newPage();
+      const hlsRequests: string[] = [];
+      hlsViewer.page.on('request', (request) => {
+        if (request.url().includes('/media/hls/')) hlsRequests.push(request.url());
+      });
       await hlsViewer.page.goto(`${roomPath}?path=${query}`);
       await waitForVideoFrame(hlsViewer.page, 'live-video', 20_000);
       const video = hlsViewer.page.getByTestId('live-video');
       expect(await video.getAttribute('data-path')).toBe('hls');
       expect(await video.getAttribute('data-engine')).toBe(engine);
+      if (engine === 'hls.js') {
+        // Low-latency HLS (ADR 0024): hls.js loads parts and reloads the playlist blocking.
+        await hlsViewer.page.waitForFunction(() => {
+          const live = document.querySelector<HTMLVideoElement>('[data-testid="live-video"]');
+          return live !== null && live.currentTime > 1;
+        });
+        expect(hlsRequests.some((url) => /-p\d+\.m4s$/.test(url))).toBe(true);
+        expect(hlsRequests.some((url) => url.includes('_HLS_msn='))).toBe(true);
+      }
       hlsViewer.expectNoErrors(signedOut);
       await hlsViewer.page.close();
     }

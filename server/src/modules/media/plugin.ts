@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { modulePlugin } from '../../platform/module-plugin.ts';
 import { onStreamsEnded } from '../streams/service.ts';
+import { LiveEdges } from './delivery/hls/edges.ts';
 import { hlsRoutes } from './delivery/hls/routes.ts';
 import { viewerRoutes } from './delivery/ws/routes.ts';
 import { publishRoutes } from './ingest/browser/routes.ts';
@@ -22,6 +23,7 @@ declare module 'fastify' {
  * demo room and replay with it).
  */
 export const mediaPlugin = modulePlugin('media', async (app, p) => {
+  const edges = new LiveEdges(p.bus, p.storage, p.log);
   const media = new MediaService(
     p.db,
     p.bus,
@@ -29,9 +31,10 @@ export const mediaPlugin = modulePlugin('media', async (app, p) => {
     path.join(p.config.dataDir, 'live'),
     p.log,
     p.config.restreamAllowedHosts,
+    edges,
   );
   app.decorate('media', media);
-  await app.register(hlsRoutes, { storage: p.storage });
+  await app.register(hlsRoutes, { storage: p.storage, edges });
   await app.register(publishRoutes, {
     db: p.db,
     media,
@@ -64,5 +67,6 @@ export const mediaPlugin = modulePlugin('media', async (app, p) => {
     await stopHearingEnds();
     await encoders?.close();
     await media.close();
+    await edges.close();
   });
 });

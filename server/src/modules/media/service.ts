@@ -6,6 +6,7 @@ import type { Db } from '../../db/client.ts';
 import type { Bus } from '../../platform/bus.ts';
 import type { Storage } from '../../platform/storage.ts';
 import { splitterFor } from './containers/mime-types.ts';
+import type { LiveEdges } from './delivery/hls/edges.ts';
 import { DEMO_LEASE_SEC, DemoLive, type DemoLiveStream } from './ingest/demo-live.ts';
 import { sizeCheckFor, sizeRefusal } from './ingest/size-check.ts';
 import { PublisherLeases } from './leases.ts';
@@ -92,6 +93,8 @@ export class MediaService {
     private readonly log: FastifyBaseLogger,
     /** RESTREAM_ALLOWED_HOSTS: private hosts a restream may still reach. */
     private readonly restreamAllowedHosts: string[] = [],
+    /** The low-latency live edges every instance serves (delivery/hls/edges.ts). */
+    private readonly edges?: LiveEdges,
   ) {
     this.rooms = new LiveRooms(bus, this.instanceId, log, {
       ended: (roomName) => void this.finish(roomName),
@@ -129,6 +132,7 @@ export class MediaService {
       storage: this.storage,
       log: this.log,
       parts: options.liveWindowOnly ? undefined : this.leases.recordedParts(roomName),
+      edge: this.edges?.sink(roomName),
       onThumbnail: (url) => {
         setThumbnailUrl(this.db, roomName, url).catch((error) =>
           this.log.warn({ err: error, roomName }, 'saving the thumbnail failed'),
@@ -147,6 +151,7 @@ export class MediaService {
         room.restream?.push(event);
       },
       onPart: (part) => recorder.addPart(part),
+      onCut: (part, cut) => recorder.cut(part, cut),
       onPartEnd: (part) => void recorder.endPart(part),
       onFailed: (reason) => {
         if (room.pipeline !== pipeline) return;

@@ -1,8 +1,5 @@
-import {
-  HLS_LIVE_EDGE_MAX_LAG_SEC,
-  HLS_LIVE_EDGE_TARGET_SEC,
-  LIVE_EDGE_CATCH_UP_RATE,
-} from '@streamshop/contract/live.ts';
+import { LIVE_EDGE_CATCH_UP_RATE } from '@streamshop/contract/live.ts';
+
 /** How an HLS playlist is played: the browser's own player, or hls.js over MediaSource. */
 export type HlsEngine = 'native' | 'hls.js';
 
@@ -56,10 +53,11 @@ export async function attachHls(
   const hls = new Hls(
     options.live
       ? {
+          // The live playlist has parts (ADR 0024): hls.js keeps to its PART-HOLD-BACK (three parts,
+          // under a second) and reloads it blocking. Without parts (another instance lost the
+          // publisher's edge) it falls back to three target durations.
+          // (Setting a sync or maximum latency of our own would override that hold-back.)
           lowLatencyMode: true,
-          // The same live edge as the page keeps for the browser's own player (hls-live-player.ts).
-          liveSyncDuration: HLS_LIVE_EDGE_TARGET_SEC,
-          liveMaxLatencyDuration: HLS_LIVE_EDGE_MAX_LAG_SEC * 2,
           maxLiveSyncPlaybackRate: LIVE_EDGE_CATCH_UP_RATE,
           backBufferLength: 30,
         }

@@ -1,5 +1,16 @@
 import type { RelayEvent } from '../relay-events.ts';
-import { Fmp4Reader } from './fmp4.ts';
+import { type Fmp4Event, Fmp4Reader } from './fmp4.ts';
+
+/** The MediaSource type of fMP4 with these codecs. */
+export const fmp4MimeType = (codecs: string[]) => `video/mp4; codecs="${codecs.join(',')}"`;
+
+/** What the relay does with a fragmented MP4 event: a keyframe starts a group, the rest append. */
+export function relayEventOf(event: Fmp4Event): RelayEvent {
+  if (event.kind === 'init') return { kind: 'init', bytes: event.bytes };
+  return event.keyframe
+    ? { kind: 'group', start: [], keyframe: event.bytes }
+    : { kind: 'append', bytes: event.bytes };
+}
 
 /**
  * Fragmented MP4 (the pipeline's output, or Safari's MediaRecorder) as relay events: the init
@@ -12,14 +23,9 @@ export class Fmp4Splitter {
 
   /** Throws Fmp4Error when the bytes are not fragmented MP4. */
   push(chunk: Buffer): RelayEvent[] {
-    return this.reader.push(chunk).map((event): RelayEvent => {
-      if (event.kind === 'init') {
-        this.mimeType = `video/mp4; codecs="${event.codecs.join(',')}"`;
-        return { kind: 'init', bytes: event.bytes };
-      }
-      return event.keyframe
-        ? { kind: 'group', start: [], keyframe: event.bytes }
-        : { kind: 'append', bytes: event.bytes };
+    return this.reader.push(chunk).map((event) => {
+      if (event.kind === 'init') this.mimeType = fmp4MimeType(event.codecs);
+      return relayEventOf(event);
     });
   }
 }

@@ -33,6 +33,17 @@ describe('Fmp4Reader', () => {
     }
   });
 
+  it('times each fragment by the video track: 40 frames at 20 fps play 2 s, audio fragments 0', () => {
+    const fragments = readInChunks(clip, 4096).filter((event) => event.kind === 'fragment');
+    const seconds = fragments.map((event) => (event.kind === 'fragment' ? event.seconds : -1));
+    const video = seconds.filter((value) => value > 0);
+    expect(video).toHaveLength(40);
+    // ffmpeg stretches the first frame a little (it starts the video where the audio's priming ends).
+    for (const value of video.slice(1)) expect(value).toBeCloseTo(0.05, 6);
+    expect(video.reduce((sum, value) => sum + value, 0)).toBeGreaterThan(1.99);
+    expect(video.reduce((sum, value) => sum + value, 0)).toBeLessThan(2.05);
+  });
+
   it('refuses bytes that are not MP4 boxes', () => {
     expect(() => new Fmp4Reader().push(Buffer.from('GET / HTTP/1.1\r\nHost: x\r\n\r\n'))).toThrow(Fmp4Error);
     const webm = Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0xf7]);

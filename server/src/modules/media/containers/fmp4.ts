@@ -2,14 +2,19 @@
  * An incremental reader of fragmented MP4 (CMAF) as ffmpeg or Safari's MediaRecorder write it:
  * the init segment (everything up to and including `moov`), then fragments (`moof` + `mdat`, with
  * any `styp`/`prft`/`free` before them). It reads just enough to relay a live stream: whether a
- * fragment starts with a video sync sample, and the RFC 6381 codecs string for MediaSource.
+ * fragment starts with a video sync sample, how long it plays (for the HLS parts cut from it:
+ * pipeline/segmenter.ts), and the RFC 6381 codecs string for MediaSource.
  * Bytes pass through unchanged, in order, each in exactly one event (except a closing `mfra`).
  */
 
 export type Fmp4Event =
   | { kind: 'init'; bytes: Buffer; codecs: string[] }
-  /** A `moof` and its `mdat`; `keyframe` when its video track's first sample is a sync sample. */
-  | { kind: 'fragment'; bytes: Buffer; keyframe: boolean };
+  /**
+   * A `moof` and its `mdat`; `keyframe` when its video track's first sample is a sync sample.
+   * `seconds`: how long its samples of the stream's clock track (video, else audio) play; 0 when
+   * it has none of them (an audio fragment of a stream with video).
+   */
+  | { kind: 'fragment'; bytes: Buffer; keyframe: boolean; seconds: number };
 
 export class Fmp4Error extends Error {}
 
@@ -61,16 +66,23 @@ interface TrackInfo {
   codec: string | undefined;
   /** trex's default sample flags, used when a fragment gives none. */
   defaultFlags: number;
+  /** trex's default sample duration, used when a fragment gives none. */
+  defaultDuration: number;
+  /** mdhd's ticks per second (1 when unreadable). */
+  timescale: number;
 }
 
 /** The tracks of a `moov`: id, handler (`vide`/`soun`) and codec string. */
 function readTracks(buffer: Buffer, moov: Box): TrackInfo[] {
-  const defaults = new Map<number, number>();
+  const defaults = new Map<number, { flags: number; duration: number }>();
   const mvex = child(buffer, moov, 'mvex');
   if (mvex) {
     for (const trex of children(buffer, mvex, 'trex')) {
       if (trex.end - trex.start >= 24)
-        defaults.set(buffer.readUInt32BE(trex.start + 4), buffer.readUInt32BE(trex.start + 20));
+        defaults.set(buffer.readUInt32BE(trex.start + 4), {
+          duration: buffer.readUInt32BE(trex.start + 12),
+          flags: buffer.readUInt32BE(trex.start + 20),
+        });
     }
   }
   const tracks: TrackInfo[] = [];
@@ -100,7 +112,17 @@ function readTracks(buffer: Buffer, moov: Box): TrackInfo[] {
         codec = entry.type;
       }
     }
-    tracks.push({ id, handler, codec, defaultFlags: defaults.get(id) ?? 0 });
+    const mdhd = child(buffer, mdia, 'mdhd');
+    const timescale = mdhd ? buffer.readUInt32BE(mdhd.start + (buffer[mdhd.start] === 1 ? 20 : 12)) : 1;
+    const trex = defaults.get(id);
+    tracks.push({
+      id,
+      handler,
+      codec,
+      defaultFlags: trex?.flags ?? 0,
+      defaultDuration: trex?.duration ?? 0,
+      timescale: timescale || 1,
+    });
   }
   return tracks;
 }
@@ -135,6 +157,34 @@ function firstSampleIsSync(buffer: Buffer, moof: Box, track: TrackInfo): boolean
     return (flags & NON_SYNC) === 0;
   }
   return undefined;
+}
+
+/** How long the moof's samples of `track` play, in seconds (0 when it has none). */
+function trackSeconds(buffer: Buffer, moof: Box, track: TrackInfo): number {
+  let ticks = 0;
+  for (const traf of children(buffer, moof, 'traf')) {
+    const tfhd = child(buffer, traf, 'tfhd');
+    if (!tfhd || buffer.readUInt32BE(tfhd.start + 4) !== track.id) continue;
+    const tfhdFlags = buffer.readUInt32BE(tfhd.start) & 0xffffff;
+    let at = tfhd.start + 8;
+    if (tfhdFlags & 0x1) at += 8; // base data offset
+    if (tfhdFlags & 0x2) at += 4; // sample description index
+    const defaultDuration = tfhdFlags & 0x8 ? buffer.readUInt32BE(at) : track.defaultDuration;
+    for (const trun of children(buffer, traf, 'trun')) {
+      const flags = buffer.readUInt32BE(trun.start) & 0xffffff;
+      const count = buffer.readUInt32BE(trun.start + 4);
+      let sample = trun.start + 8 + (flags & 0x1 ? 4 : 0) + (flags & 0x4 ? 4 : 0);
+      if (!(flags & 0x100)) {
+        ticks += count * defaultDuration;
+        continue;
+      }
+      const stride = 4 * [0x100, 0x200, 0x400, 0x800].filter((bit) => flags & bit).length;
+      for (let index = 0; index < count && sample + 4 <= trun.end; index += 1, sample += stride) {
+        ticks += buffer.readUInt32BE(sample);
+      }
+    }
+  }
+  return ticks / track.timescale;
 }
 
 export class Fmp4Reader {
@@ -186,11 +236,12 @@ export class Fmp4Reader {
       const moof = this.moof;
       this.moof = undefined;
       const video = this.tracks.find((track) => track.handler === 'vide');
-      const sync = video
-        ? firstSampleIsSync(moof, { type: 'moof', start: 8, end: moof.length }, video)
-        : true;
+      const box = { type: 'moof', start: 8, end: moof.length };
+      const sync = video ? firstSampleIsSync(moof, box, video) : true;
+      const clock = video ?? this.tracks.find((track) => track.handler === 'soun');
+      const seconds = clock ? trackSeconds(moof, box, clock) : 0;
       const all = Buffer.concat([...this.prefix.splice(0), moof, bytes]);
-      return { kind: 'fragment', bytes: all, keyframe: sync === true };
+      return { kind: 'fragment', bytes: all, keyframe: sync === true, seconds };
     }
     // The index ffmpeg writes when the stream ends: nothing a live reader needs.
     if (type === 'mfra') return undefined;

@@ -2,6 +2,7 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { hlsPath, LIVE_PLAYLIST } from '@streamshop/contract/live.ts';
 import type { Storage } from '../../../platform/storage.ts';
+import { type EdgeSink, LiveEdge } from './live-edge.ts';
 import type { PipelinePart } from './pipeline.ts';
 import {
   dropOldest,
@@ -11,6 +12,7 @@ import {
   renderPlaylist,
   type Segment,
 } from './playlist.ts';
+import type { Cut } from './segmenter.ts';
 import { hlsKey, PartPlaylist, putPlaylist, storedPlaylist } from './stored-parts.ts';
 import { grabThumbnail } from './thumbnail.ts';
 
@@ -71,6 +73,8 @@ export interface HlsRecorderOptions {
    * room, which would otherwise grow without end); it has no replay.
    */
   parts?: RecordedParts;
+  /** Where the low-latency live edge goes (delivery/hls/edges.ts); absent: none is kept. */
+  edge?: EdgeSink;
   ffmpegPath?: string;
 }
 
@@ -94,13 +98,32 @@ export class HlsRecorder {
   private thumbnailWork: Promise<void> = Promise.resolve();
   /** Stored thumbnails, newest last: only the last two are kept (pages may still show the one before). */
   private readonly thumbnailKeys: string[] = [];
-  /**
-   * This instance holds the stream's publisher: new segments go into the live window. Off once
-   * another instance has taken the publisher over (this one only finishes its parts then).
-   */
-  live = true;
+  private isLive = true;
+  /** The live edge (low-latency parts) of the window, while this instance holds the publisher. */
+  private readonly edge: LiveEdge | undefined;
 
-  constructor(private readonly options: HlsRecorderOptions) {}
+  constructor(private readonly options: HlsRecorderOptions) {
+    const sink = options.edge;
+    this.edge = sink && new LiveEdge(() => (this.isLive ? this.window : undefined), sink);
+  }
+
+  /**
+   * This instance holds the stream's publisher: new segments go into the live window and the live
+   * edge. Off once another instance has taken the publisher over (this one only finishes its parts then).
+   */
+  get live(): boolean {
+    return this.isLive;
+  }
+
+  set live(live: boolean) {
+    if (this.isLive && !live) this.edge?.end();
+    this.isLive = live;
+  }
+
+  /** A part or segment the run's segmenter finished: the live edge moves on. */
+  cut(part: PipelinePart, cut: Cut): void {
+    if (this.isLive) this.edge?.cut(part.id, cut);
+  }
 
   addPart(part: PipelinePart): void {
     // A publisher (re)starting here continues the window as stored, wherever it was written.
@@ -133,9 +156,12 @@ export class HlsRecorder {
     return [...this.parts.values()].filter((state) => state.opened).map((state) => state.part.id);
   }
 
-  /** Stores what is finished and stops watching (the stream ended, or this instance is stopping). */
-  /** Stores what is left, and waits for a thumbnail being made: nothing is written after this. */
+  /**
+   * Stores what is left, and waits for a thumbnail being made: nothing is written after this (the
+   * stream ended, or this instance is stopping). The live edge ends.
+   */
   async close(): Promise<void> {
+    this.edge?.end();
     await this.flush();
     this.stopTimer();
     await this.thumbnailWork;
@@ -182,7 +208,7 @@ export class HlsRecorder {
         await storage.put(hlsKey(roomName, uri), bytes, 'video/iso.segment');
         state.stored.add(segment.uri);
         state.playlist.add({ uri, duration: segment.duration, map, discontinuity: false });
-        if (this.live) {
+        if (this.isLive) {
           window.segments.push({
             uri,
             duration: segment.duration,

@@ -4,9 +4,10 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { isFlvAvcInit } from '../containers/flv.ts';
-import { Fmp4Error } from '../containers/fmp4.ts';
-import { Fmp4Splitter } from '../containers/fmp4-splitter.ts';
+import { Fmp4Error, type Fmp4Event, Fmp4Reader } from '../containers/fmp4.ts';
+import { fmp4MimeType, relayEventOf } from '../containers/fmp4-splitter.ts';
 import type { RelayEvent } from '../relay-events.ts';
+import { type Cut, Segmenter } from './segmenter.ts';
 
 /** Past this much unwritten input, ffmpeg is stuck: it is restarted. */
 const MAX_INPUT_BACKLOG_BYTES = 8 * 1024 * 1024;
@@ -14,7 +15,7 @@ const MAX_INPUT_BACKLOG_BYTES = 8 * 1024 * 1024;
 const HEALTHY_RUN_MS = 20_000;
 const STDERR_TAIL_CHARS = 1000;
 
-/** One ffmpeg run's HLS files: `index.m3u8`, `init.mp4` and `seg-NNNNN.m4s` in `dir`. */
+/** One ffmpeg run's HLS files (segmenter.ts): `index.m3u8`, `init.mp4` and `seg-NNNNN.m4s` in `dir`. */
 export interface PipelinePart {
   /**
    * The time it started (base 36 ms) and 48 random bits: unique within the stream across instances,
@@ -38,6 +39,8 @@ export interface PipelineOptions {
   onOutput: (event: RelayEvent) => void;
   /** A run started: its HLS files appear in the part's folder. */
   onPart: (part: PipelinePart) => void;
+  /** The run's output cut into low-latency HLS parts and segments, as each is finished. */
+  onCut?: (part: PipelinePart, cut: Cut) => void;
   /** That run's ffmpeg exited: its files are complete. */
   onPartEnd: (part: PipelinePart) => void;
   /** ffmpeg failed `maxFailures` times in a row: the pipeline has stopped. */
@@ -51,11 +54,11 @@ export interface PipelineOptions {
 }
 
 /**
- * ffmpeg's arguments for one run: the publisher's media (WebM or fragmented MP4) on stdin; out
- * through the tee muxer to fragmented MP4 on stdout (a fragment per packet, for the WebSocket
- * path) and to HLS with fMP4 segments of about a second in the working folder (for HLS and the
- * replay). Video is copied when it is H.264 already, else encoded with a keyframe every second;
- * audio is always AAC. The input is probed as little as possible so output starts at once.
+ * ffmpeg's arguments for one run: the publisher's media (WebM, fragmented MP4 or FLV) on stdin;
+ * out to fragmented MP4 on stdout, a fragment per packet: the WebSocket path's stream, which the
+ * segmenter also cuts into HLS parts and segments (ADR 0024). Video is copied when it is H.264
+ * already, else encoded with a keyframe every second; audio is always AAC. The input is probed as
+ * little as possible so output starts at once.
  */
 export function pipelineArgs(copyVideo: boolean): string[] {
   const video = copyVideo
@@ -70,24 +73,15 @@ export function pipelineArgs(copyVideo: boolean): string[] {
         ...['-flags:v', '+global_header'],
       ];
   // A fragment per packet (frag_duration of 1 µs); frag_every_frame mistimes AAC in ffmpeg 5.1.
+  // Through the tee muxer, as when it also wrote ffmpeg's own HLS: the fragments stay as they were.
   const live = 'f=mp4:movflags=frag_keyframe+empty_moov+default_base_moof+skip_trailer:frag_duration=1';
-  const hls = [
-    'f=hls',
-    'hls_time=1',
-    'hls_segment_type=fmp4',
-    'hls_list_size=0',
-    'hls_playlist_type=event',
-    'hls_flags=temp_file+independent_segments',
-    'hls_fmp4_init_filename=init.mp4',
-    'hls_segment_filename=seg-%05d.m4s',
-  ].join(':');
   return [
     ...['-hide_banner', '-nostdin', '-loglevel', 'error'],
     ...['-probesize', '32768', '-analyzeduration', '0', '-i', 'pipe:0'],
     ...['-map', '0:v:0?', '-map', '0:a:0?'],
     ...video,
     ...['-c:a', 'aac', '-b:a', '128k', '-flags:a', '+global_header'],
-    ...['-flush_packets', '1', '-f', 'tee', `[${live}]pipe:1|[${hls}]index.m3u8`],
+    ...['-flush_packets', '1', '-f', 'tee', `[${live}]pipe:1`],
   ];
 }
 
@@ -180,14 +174,16 @@ export class LivePipeline {
     this.startedAt = Date.now();
     options.onPart(part);
 
-    const output = new Fmp4Splitter();
+    const output = new Fmp4Reader();
+    const segmenter = this.segmenterFor(part);
     child.stdout.on('data', (chunk: Buffer) => {
       if (this.child !== child) return;
       try {
         for (const event of output.push(chunk)) {
           if (event.kind === 'init')
-            options.onOutput({ kind: 'reset', mimeType: output.mimeType ?? 'video/mp4' });
-          options.onOutput(event);
+            options.onOutput({ kind: 'reset', mimeType: fmp4MimeType(event.codecs) });
+          options.onOutput(relayEventOf(event));
+          segmenter.push(event);
         }
       } catch (error) {
         if (!(error instanceof Fmp4Error)) throw error;
@@ -198,6 +194,7 @@ export class LivePipeline {
         child.kill('SIGKILL');
       }
     });
+    child.stdout.on('end', () => segmenter.end());
     let stderr = '';
     child.stderr.on('data', (data: Buffer) => {
       stderr = (stderr + data.toString()).slice(-STDERR_TAIL_CHARS);
@@ -215,6 +212,32 @@ export class LivePipeline {
         resolve();
       });
     });
+  }
+
+  /**
+   * The run's segmenter. Should it fail to write (a full disk), the run's HLS stops there and is
+   * logged once; the WebSocket path goes on.
+   */
+  private segmenterFor(part: PipelinePart): { push(event: Fmp4Event): void; end(): void } {
+    const { options } = this;
+    const segmenter = new Segmenter(part.dir, (cut) => options.onCut?.(part, cut));
+    let broken = false;
+    const guard = (step: () => void) => {
+      if (broken) return;
+      try {
+        step();
+      } catch (error) {
+        broken = true;
+        options.log.warn(
+          { roomName: options.roomName, partId: part.id, err: error },
+          'writing the live HLS failed; this run has no more HLS',
+        );
+      }
+    };
+    return {
+      push: (event) => guard(() => segmenter.push(event)),
+      end: () => guard(() => segmenter.end()),
+    };
   }
 
   private failed(code: number | null, signal: NodeJS.Signals | null, stderr: string): void {
