@@ -1,7 +1,9 @@
 import type { EdgeModel, EdgePart, EdgeSegment } from '../delivery/hls/ll-playlist.ts';
 import { dropOldest, LIVE_WINDOW_SEGMENTS, type Playlist } from './playlist.ts';
-import { type Cut, partName, SEGMENT_MIN_SEC } from './segmenter.ts';
+import { type Cut, partName } from './segmenter.ts';
 
+/** How long the first segment of a run is taken to be (a keyframe a second) before one is finished. */
+const FIRST_SEGMENT_GUESS_SEC = 1;
 /** Segments before the open one whose parts the playlist lists (about three target durations). */
 const LISTED_PART_SEGMENTS = 3;
 /** Segments of the run whose parts stay in storage (a player may still fetch a part just unlisted). */
@@ -11,8 +13,10 @@ const KEPT_PART_SEGMENTS = 8;
 export interface EdgeSink {
   /** The playlist changed; `files` are new files it names (parts, the run's init segment). */
   update(model: EdgeModel, files: EdgeFile[]): void;
-  /** Files no playlist names any more. */
+  /** Parts no playlist names any more: they leave memory and storage. */
   drop(names: string[]): void;
+  /** Files the edge no longer serves that stay in storage (an init segment the replay needs). */
+  forget(names: string[]): void;
   /** This instance no longer publishes the room (the stream ended, or another took it). */
   end(): void;
 }
@@ -86,6 +90,7 @@ export class LiveEdge {
   private startRun(runId: string) {
     if (this.runId) {
       this.sink.drop([...this.completed.flatMap((segment) => segment.parts), ...this.open].map((p) => p.uri));
+      this.sink.forget([this.map]);
     }
     this.runId = runId;
     this.map = `${runId}-init.mp4`;
@@ -135,7 +140,7 @@ export class LiveEdge {
     }
     const last = playlist.segments.at(-1)?.map ?? this.map;
     // The next part starts a new segment once the open one is as long as the last (a keyframe is due).
-    const expected = this.completed.at(-1)?.seconds ?? SEGMENT_MIN_SEC;
+    const expected = this.completed.at(-1)?.seconds ?? FIRST_SEGMENT_GUESS_SEC;
     const next =
       this.open.length > 0 && this.openSeconds + 0.001 >= expected
         ? partName(this.segment + 1, 0)

@@ -11,6 +11,8 @@ const STALE_MS = 4000;
 const FIRST_EDGE_WAIT_MS = 1000;
 /** A followed room nobody asked about for this long is no longer followed. */
 const IDLE_MS = 60_000;
+/** At most this many rooms are followed; past it, the one asked about least recently is dropped. */
+const MAX_FOLLOWED = 1000;
 
 type EdgeMessage = { from: string; model: EdgeModel } | { from: string; gone: true };
 
@@ -65,8 +67,17 @@ export class LiveEdges {
     return {
       update: (model, files) => this.publish(roomName, model, files),
       drop: (names) => this.drop(roomName, names),
+      forget: (names) => {
+        for (const name of names) this.rooms.get(roomName)?.files.delete(name);
+      },
       end: () => this.end(roomName),
     };
+  }
+
+  /** The room's edge as known here now (published here, or heard of and fresh); never waits. */
+  known(roomName: string): EdgeModel | undefined {
+    const room = this.rooms.get(roomName);
+    return room && this.fresh(room);
   }
 
   /**
@@ -82,12 +93,10 @@ export class LiveEdges {
     const room = this.room(roomName);
     room.wantedAt = Date.now();
     if (!room.local) await this.follow(roomName, room);
-    const current = () =>
-      room.model && (room.local || Date.now() - room.at < STALE_MS) ? room.model : undefined;
     const start = Date.now();
     let seen = false;
     while (true) {
-      const model = current();
+      const model = this.fresh(room);
       if (model && ready(model)) return model;
       // It went while we waited: the stream ended, or another instance is about to take over.
       if (!model && seen) return undefined;
@@ -139,9 +148,14 @@ export class LiveEdges {
     for (const [roomName, room] of this.rooms) await this.unfollow(roomName, room);
   }
 
+  private fresh(room: RoomEdge): EdgeModel | undefined {
+    return room.model && (room.local || Date.now() - room.at < STALE_MS) ? room.model : undefined;
+  }
+
   private room(roomName: string): RoomEdge {
     let room = this.rooms.get(roomName);
     if (!room) {
+      if (this.rooms.size >= MAX_FOLLOWED) this.forgetLeastWanted();
       room = {
         model: undefined,
         at: 0,
@@ -250,6 +264,14 @@ export class LiveEdges {
     for (const wake of [...room.waiters]) wake();
     const unsubscribe = await room.following?.catch(() => undefined);
     await unsubscribe?.().catch(() => undefined);
+  }
+
+  private forgetLeastWanted() {
+    let oldest: [string, RoomEdge] | undefined;
+    for (const entry of this.rooms) {
+      if (!entry[1].local && (!oldest || entry[1].wantedAt < oldest[1].wantedAt)) oldest = entry;
+    }
+    if (oldest) void this.unfollow(...oldest);
   }
 
   private forgetIdle() {

@@ -50,7 +50,14 @@ export const hlsRoutes: FastifyPluginAsync<{ storage: Storage; edges: LiveEdges 
    */
   async function livePlaylist(room: string, query: Record<string, string | undefined>, reply: FastifyReply) {
     const blocking = blockingRequest(query);
-    let model = await edges.edge(room);
+    let model = edges.known(room);
+    let stored: Buffer | undefined;
+    if (!model) {
+      // Only a room with a live window in storage is worth following (a name never streamed: 404 now).
+      stored = await storedPlaylistText(storage, hlsKey(room, LIVE_PLAYLIST));
+      if (!stored) throw notFound('No such media file');
+      model = await edges.edge(room);
+    }
     if (model && blocking) {
       const { msn, part } = blocking;
       if (tooFarAhead(model, msn, part)) {
@@ -76,7 +83,7 @@ export const hlsRoutes: FastifyPluginAsync<{ storage: Storage; edges: LiveEdges 
         : 'public, max-age=0, s-maxage=1, must-revalidate';
       return reply.header('cache-control', cache).send(renderLowLatency(model));
     }
-    const playlist = await storedPlaylistText(storage, hlsKey(room, LIVE_PLAYLIST));
+    const playlist = stored ?? (await storedPlaylistText(storage, hlsKey(room, LIVE_PLAYLIST)));
     if (!playlist) throw notFound('No such media file');
     return reply.header('cache-control', 'public, max-age=0, s-maxage=1, must-revalidate').send(playlist);
   }
