@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { WebSocket } from 'ws';
 import { split } from '../../../../test/chunks.ts';
 import { WebmSplitter } from '../../containers/webm-splitter.ts';
@@ -22,8 +22,11 @@ const chunkSizes: number[] = JSON.parse(
 );
 
 describe('RoomRelay', () => {
+  /** A viewer's socket; its pings are answered when `pong()` is called (as a browser's after the data before them). */
   function fakeViewer() {
     const received: Array<Buffer | string> = [];
+    const pongListeners = new Set<() => void>();
+    let pings = 0;
     const socket = {
       OPEN: 1,
       readyState: 1,
@@ -31,8 +34,24 @@ describe('RoomRelay', () => {
       send(data: Buffer | string) {
         received.push(typeof data === 'string' ? data : Buffer.from(data));
       },
+      ping() {
+        pings += 1;
+      },
+      on(event: string, listener: () => void) {
+        if (event === 'pong') pongListeners.add(listener);
+      },
+      off(event: string, listener: () => void) {
+        if (event === 'pong') pongListeners.delete(listener);
+      },
     };
-    return { socket: socket as unknown as WebSocket & { bufferedAmount: number }, received };
+    return {
+      socket: socket as unknown as WebSocket & { bufferedAmount: number },
+      received,
+      pings: () => pings,
+      pong: () => {
+        for (const listener of pongListeners) listener();
+      },
+    };
   }
 
   function decodes(bytes: Buffer): string {
@@ -90,6 +109,45 @@ describe('RoomRelay', () => {
     expect(resumed.length).toBeGreaterThan(0);
     // It resumes at a Cluster start followed by a keyframe, so the decoder can continue.
     expect(resumed[0]?.subarray(0, 4).equals(Buffer.from([0x1f, 0x43, 0xb6, 0x75]))).toBe(true);
+  });
+
+  it('skips a viewer whose ping goes unanswered for 2 s, and starts it again at a keyframe once it answers', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const relay = new RoomRelay();
+      relay.apply({ kind: 'reset', mimeType: 'video/mp4' });
+      relay.apply({ kind: 'init', bytes: Buffer.from('init') });
+      const slow = fakeViewer();
+      const quick = fakeViewer();
+      relay.addViewer(slow.socket);
+      relay.addViewer(quick.socket);
+      /** One second of stream: a keyframe, then appends; `quick` answers its pings at once. */
+      const second = (n: number) => {
+        relay.apply({ kind: 'group', start: [], keyframe: Buffer.from(`key-${n}`) });
+        quick.pong();
+        for (let i = 0; i < 3; i += 1) relay.apply({ kind: 'append', bytes: Buffer.from(`frame-${n}-${i}`) });
+        vi.advanceTimersByTime(1000);
+      };
+      const media = (viewer: ReturnType<typeof fakeViewer>) =>
+        viewer.received.filter((r): r is Buffer => typeof r !== 'string').map(String);
+      for (let n = 0; n < 3; n += 1) second(n);
+      // Unanswered since second 0: at second 3 it is over 2 s late and gets nothing more.
+      second(3);
+      second(4);
+      expect(media(slow)).not.toContain('key-3');
+      expect(media(slow)).not.toContain('frame-4-0');
+      expect(slow.pings()).toBe(1);
+      // Its backlog reached it: it starts again at the next keyframe, not in the middle of a group.
+      slow.pong();
+      for (let i = 0; i < 2; i += 1) relay.apply({ kind: 'append', bytes: Buffer.from(`frame-x-${i}`) });
+      second(5);
+      const after = media(slow).slice(media(slow).indexOf('frame-2-2') + 1);
+      expect(after[0]).toBe('key-5');
+      expect(media(quick)).toContain('key-4');
+      expect(media(quick)).toContain('frame-4-2');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('gives another instance the same picture from a snapshot and the live events after it', () => {

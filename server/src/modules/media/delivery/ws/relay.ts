@@ -4,6 +4,13 @@ import type { RelayEvent } from '../../relay-events.ts';
 
 /** A viewer with more than this queued in its socket is skipped ahead to the next keyframe. */
 export const MAX_VIEWER_BACKLOG_BYTES = 1024 * 1024;
+/**
+ * A viewer whose socket has not answered a ping for this long is behind by about as much: it is
+ * skipped ahead to the next keyframe once it has caught up. The kernel's send buffer (several MB)
+ * hides that backlog from `bufferedAmount`; a pong comes only after everything sent before its
+ * ping has reached the viewer.
+ */
+export const MAX_VIEWER_LAG_MS = 2000;
 /** The group kept for late joiners never grows past this (a keyframe interval is far smaller). */
 const MAX_GROUP_BYTES = 8 * 1024 * 1024;
 
@@ -11,6 +18,9 @@ interface Viewer {
   socket: WebSocket;
   /** Behind (or just joined while idle): waits for the next keyframe before getting media again. */
   waitingForKeyframe: boolean;
+  /** When the ping not yet answered was sent (Date.now()); undefined when none is out. */
+  pingSentAt: number | undefined;
+  onPong: () => void;
 }
 
 const control = (message: MediaControl) => JSON.stringify(message);
@@ -89,7 +99,11 @@ export class RoomRelay {
   }
 
   addViewer(socket: WebSocket): void {
-    const viewer: Viewer = { socket, waitingForKeyframe: true };
+    const viewer: Viewer = { socket, waitingForKeyframe: true, pingSentAt: undefined, onPong: () => {} };
+    viewer.onPong = () => {
+      viewer.pingSentAt = undefined;
+    };
+    socket.on('pong', viewer.onPong);
     this.viewers.add(viewer);
     if (!this.init) {
       this.sendText(viewer, control({ type: 'media_idle' }));
@@ -104,7 +118,11 @@ export class RoomRelay {
   }
 
   removeViewer(socket: WebSocket): void {
-    for (const viewer of this.viewers) if (viewer.socket === socket) this.viewers.delete(viewer);
+    for (const viewer of this.viewers) {
+      if (viewer.socket !== socket) continue;
+      socket.off('pong', viewer.onPong);
+      this.viewers.delete(viewer);
+    }
   }
 
   broadcastControl(message: MediaControl): void {
@@ -123,18 +141,32 @@ export class RoomRelay {
     }
   }
 
-  /** A video keyframe: late joiners and lagging viewers start here. */
+  /**
+   * A video keyframe: late joiners and lagging viewers start here. Each viewer is pinged (one
+   * ping out at a time): one that has not answered for MAX_VIEWER_LAG_MS is behind and skips ahead.
+   */
   private startGroup(start: Buffer[], keyframe: Buffer) {
     this.group = [...start, keyframe];
     this.groupStartParts = start.length;
     this.groupBytes = this.group.reduce((n, b) => n + b.length, 0);
+    const now = Date.now();
     for (const viewer of this.viewers) {
-      if (viewer.waitingForKeyframe && viewer.socket.bufferedAmount < MAX_VIEWER_BACKLOG_BYTES / 2) {
+      const late = viewer.pingSentAt !== undefined && now - viewer.pingSentAt > MAX_VIEWER_LAG_MS;
+      if (late) viewer.waitingForKeyframe = true;
+      // A skipped viewer starts again once its ping is answered: what was queued has reached it.
+      if (viewer.waitingForKeyframe && !late && viewer.socket.bufferedAmount < MAX_VIEWER_BACKLOG_BYTES / 2) {
         viewer.waitingForKeyframe = false;
         for (const bytes of start) this.sendBinary(viewer, bytes);
       }
       this.forward(viewer, keyframe);
+      this.ping(viewer, now);
     }
+  }
+
+  private ping(viewer: Viewer, now: number) {
+    if (viewer.pingSentAt !== undefined || viewer.socket.readyState !== viewer.socket.OPEN) return;
+    viewer.pingSentAt = now;
+    viewer.socket.ping();
   }
 
   private append(bytes: Buffer) {
