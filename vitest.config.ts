@@ -51,9 +51,16 @@ function serverProject(name: string, env: Record<string, string>, exclude: strin
  * so nothing else competes with Chromium and the video they measure (ADR 0005, docs/operations.md);
  * two page-only files at once were slower, not faster (each file 3–4× its time alone: benchmarks.md).
  */
+/**
+ * TEST_TIMINGS_FILE: also write Vitest's JSON report there (every file's and test's duration), to
+ * see where the suite's time goes (docs/benchmarks.md, "The test suite").
+ */
+const timings = process.env.TEST_TIMINGS_FILE;
+
 export default defineConfig({
   test: {
     maxWorkers: 2,
+    ...(timings ? { reporters: ['default', ['json', { outputFile: timings }]] } : {}),
     projects: [
       { test: { name: 'contract', root: 'contract', include: ['src/**/*.test.ts'] } },
       // The repository's own tooling: the import rules and the file-size check `npm run lint` enforces.
