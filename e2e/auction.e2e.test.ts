@@ -128,7 +128,7 @@ beforeAll(async () => {
 
   // The seller lists a shipped product and goes live with it in the lineup (through the API: no
   // video is needed for an auction, only a live room).
-  seller = await newPage(DESKTOP);
+  seller = await newPage(DESKTOP, { keep: true });
   await signInThroughForm(seller.page, SELLER.handle, SELLER.password);
   const listed = await seller.page.evaluate(
     async ({ body, title }) => {
@@ -156,8 +156,8 @@ beforeAll(async () => {
   roomName = listed.room;
 
   // The bidders sign up and open the room before the auction starts.
-  desk = await newPage(DESKTOP);
-  phone = await newPage(PHONE);
+  desk = await newPage(DESKTOP, { keep: true });
+  phone = await newPage(PHONE, { keep: true });
   [deskHandle, phoneHandle] = await Promise.all([
     signUpThroughForm(desk.page, 'deskbid'),
     signUpThroughForm(phone.page, 'phonebid'),

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContextOptions } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import { launchBrowser, openPage, type WatchedPage } from './browser.ts';
 import { type RunningServer, startServer } from './server.ts';
 
@@ -36,10 +36,23 @@ export interface E2eOptions {
 export interface E2e {
   readonly server: RunningServer;
   readonly browser: Browser;
-  /** A fresh page in its own context, closed after the spec. */
-  newPage: (options?: BrowserContextOptions) => Promise<WatchedPage>;
+  /**
+   * A fresh page in its own context. Opened in a test, it is closed when that test finishes (a page
+   * left open keeps its timers and animations running through every later test): `keep` keeps it
+   * for the spec's later tests. Opened outside a test (beforeAll), it is closed after the spec.
+   */
+  newPage: (options?: BrowserContextOptions, lifetime?: { keep?: boolean }) => Promise<WatchedPage>;
   /** An absolute URL on the server. */
   url: (path: string) => string;
+}
+
+/** Closes the page when the running test finishes; outside a test (beforeAll) it stays for the spec. */
+function closeWithTest(watched: WatchedPage) {
+  try {
+    onTestFinished(() => watched.close());
+  } catch {
+    // Not in a test: closed with the others after the spec.
+  }
 }
 
 /**
@@ -78,13 +91,14 @@ export function useE2e(options: E2eOptions = {}): E2e {
       if (!browser) throw new Error('the e2e browser has not started');
       return browser;
     },
-    newPage: async (pageOptions = {}) => {
+    newPage: async (pageOptions = {}, lifetime = {}) => {
       const watched = await openPage(e2e.browser, {
         baseURL: e2e.server.url,
         ...options.page,
         ...pageOptions,
       });
       pages.push(watched);
+      if (!lifetime.keep) closeWithTest(watched);
       return watched;
     },
     url: (path) => new URL(path, e2e.server.url).toString(),

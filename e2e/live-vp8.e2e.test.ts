@@ -39,7 +39,7 @@ describe('live streaming from a browser that records VP8', { timeout: 120_000 },
   let roomName = '';
 
   it('publishes VP8 WebM: the recorder and the publish socket both say so', async () => {
-    seller = await newPage();
+    seller = await newPage({}, { keep: true });
     await seller.context.addInitScript(recordWithoutH264);
     const publishUrls: string[] = [];
     seller.page.on('websocket', (socket) => {

@@ -27,7 +27,7 @@ describe('live streaming', { timeout: 90_000 }, () => {
   const sellerFarewell = 'Thanks for coming, see you next week';
 
   it('creates a stream from /golive and lands in the room with the camera preview', async () => {
-    seller = await newPage();
+    seller = await newPage({}, { keep: true });
     const { page } = seller;
     await signUp(page);
     await page.goto('/golive');
@@ -81,7 +81,7 @@ describe('live streaming', { timeout: 90_000 }, () => {
   });
 
   it('shows a signed-out viewer the chat history as text and Sign in to chat', async () => {
-    guest = await newPage();
+    guest = await newPage({}, { keep: true });
     const { page } = guest;
     await page.goto(roomPath);
     await page.getByTestId('live-badge').waitFor();
@@ -100,7 +100,7 @@ describe('live streaming', { timeout: 90_000 }, () => {
   });
 
   it('delivers a signed-in viewer’s message to the seller, who can delete it', async () => {
-    buyer = await newPage();
+    buyer = await newPage({}, { keep: true });
     const { page } = buyer;
     const handle = await signUp(page);
     await page.goto(roomPath);

@@ -25,10 +25,10 @@ describe('chat moderation', { timeout: 90_000 }, () => {
   let roomPath = '';
 
   it('lets the seller turn on slow mode and appoint a moderator from the dashboard', async () => {
-    moderator = await newPage();
+    moderator = await newPage({}, { keep: true });
     moderatorHandle = await signUpThroughForm(moderator.page, 'mod');
 
-    seller = await newPage();
+    seller = await newPage({}, { keep: true });
     const { page } = seller;
     await signUpThroughForm(page, 'host');
     await page.getByRole('tab', { name: 'Streams' }).click();
@@ -69,7 +69,7 @@ describe('chat moderation', { timeout: 90_000 }, () => {
   });
 
   it('shows a viewer’s second quick message the slow-mode error and keeps it in the input', async () => {
-    viewer = await newPage();
+    viewer = await newPage({}, { keep: true });
     const { page } = viewer;
     viewerHandle = await signUpThroughForm(page, 'fan');
     await page.goto(roomPath);

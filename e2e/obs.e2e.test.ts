@@ -155,7 +155,7 @@ describe('going live from OBS', { timeout: 90_000 }, () => {
   let encoder: Encoder | undefined;
 
   it('shows the OBS settings on /golive and, in the room, the server URL and a hidden key', async () => {
-    seller = await newPage();
+    seller = await newPage({}, { keep: true });
     const { page, context } = seller;
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e2e.server.url });
     await watchCamera(page);
@@ -257,7 +257,7 @@ describe('going live from OBS', { timeout: 90_000 }, () => {
   });
 
   it('plays the encoder’s stream for a signed-out viewer', async () => {
-    viewer = await newPage();
+    viewer = await newPage({}, { keep: true });
     const { page } = viewer;
     await page.goto(roomPath);
     await page.getByTestId('live-badge').waitFor();

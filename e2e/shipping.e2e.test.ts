@@ -44,7 +44,7 @@ describe('shipping at checkout', { timeout: 120_000 }, () => {
     if (!category) throw new Error('no categories seeded');
 
     // The seller lists a product that ships, with a flat $6.50 shipping, in the dashboard's dialog.
-    seller = await newPage();
+    seller = await newPage({}, { keep: true });
     const { page } = seller;
     sellerHandle = await signUpThroughForm(page, 'shipper');
     // A new account has sold nothing yet: its dashboard invites it to start selling.
@@ -66,7 +66,7 @@ describe('shipping at checkout', { timeout: 120_000 }, () => {
     product = listed;
     seller.expectNoErrors(signedOutBeforeSignUp);
 
-    buyer = await newPage();
+    buyer = await newPage({}, { keep: true });
     await signUpThroughForm(buyer.page, 'shipbuyer');
   });
 

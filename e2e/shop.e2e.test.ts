@@ -57,7 +57,7 @@ describe('shoppable live', { timeout: 120_000 }, () => {
   const startStock = () => product.stock;
 
   it('lets the seller go live, add a demo product to the lineup and pin it', async () => {
-    seller = await newPage();
+    seller = await newPage({}, { keep: true });
     const { page } = seller;
     await page.goto('/signin');
     await page.getByTestId('signin-handle').fill(SELLER.handle);
@@ -98,7 +98,7 @@ describe('shoppable live', { timeout: 120_000 }, () => {
   });
 
   it('lets a viewer buy the pinned product in the room while the video keeps playing', async () => {
-    viewer = await newPage();
+    viewer = await newPage({}, { keep: true });
     const { page } = viewer;
     viewerHandle = await signUpThroughForm(page, 'shopper');
     await page.goto(roomPath);

@@ -74,7 +74,7 @@ beforeAll(async () => {
   const facets = (await (await fetch(e2e.url('/api/facets'))).json()) as FacetsResponse;
   const categoryId = facets.categories[0]?.id;
   if (!categoryId) throw new Error('no categories seeded');
-  seller = await newPage({ ...DESKTOP, timezoneId: SELLER_ZONE });
+  seller = await newPage({ ...DESKTOP, timezoneId: SELLER_ZONE }, { keep: true });
   await signInThroughForm(seller.page, SELLER.handle, SELLER.password);
   // Two digital products for the show's lineup (the giveaway's prize needs no address).
   products = await seller.page.evaluate(
@@ -100,8 +100,8 @@ beforeAll(async () => {
     },
     { categoryId },
   );
-  desk = await newPage(DESKTOP);
-  phone = await newPage(PHONE);
+  desk = await newPage(DESKTOP, { keep: true });
+  phone = await newPage(PHONE, { keep: true });
   [deskHandle, phoneHandle] = await Promise.all([
     signUpThroughForm(desk.page, 'deskfan'),
     signUpThroughForm(phone.page, 'phonefan'),
