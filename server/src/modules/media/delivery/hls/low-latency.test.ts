@@ -288,7 +288,7 @@ describe.skipIf(!ffmpegInstalled || Boolean(databaseServerUrl))(
     it('answers 404 at once for the live playlist of a room that never streamed', async () => {
       const response = await fetch(`${base}/media/hls/never-streamed-here/live.m3u8?_HLS_msn=0`);
       expect(response.status).toBe(404);
-      expect((await response.json()).code).toBe('NOT_FOUND');
+      expect(((await response.json()) as { code: string }).code).toBe('NOT_FOUND');
     });
   },
 );
