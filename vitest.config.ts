@@ -10,7 +10,7 @@ const NOT_SQL = [
   'src/config.test.ts',
   'src/db/data-dir-lock.test.ts',
   'src/modules/media/containers/**',
-  'src/modules/media/delivery/hls/{ll-playlist,storage-faults}.test.ts',
+  'src/modules/media/delivery/hls/{edges,ll-playlist,storage-faults}.test.ts',
   'src/modules/media/delivery/ws/relay.test.ts',
   'src/modules/media/ingest/plan-resolution.test.ts',
   'src/modules/media/ingest/rtmp/{bounded-chunks,ingest-limits,publish-session,server,server-ffmpeg}.test.ts',

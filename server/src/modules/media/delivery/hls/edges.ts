@@ -13,6 +13,11 @@ const FIRST_EDGE_WAIT_MS = 1000;
 const IDLE_MS = 60_000;
 /** At most this many rooms are followed; past it, the one asked about least recently is dropped. */
 const MAX_FOLLOWED = 1000;
+/**
+ * A room's storage writes and bus sends waiting behind a slow storage, at most (about five seconds
+ * of parts): past it, new parts are served from this instance only until storage catches up.
+ */
+const MAX_QUEUED_SENDS = 16;
 
 type EdgeMessage = { from: string; model: EdgeModel } | { from: string; gone: true };
 
@@ -52,6 +57,10 @@ export class LiveEdges {
   private readonly sweep: NodeJS.Timeout;
   /** Each room's storage writes and bus sends, in order. */
   private readonly sending = new Map<string, Promise<void>>();
+  /** How many of them wait, per room. */
+  private readonly queued = new Map<string, number>();
+  /** Rooms whose last send failed or was dropped: told once, until one goes through again. */
+  private readonly failing = new Set<string>();
 
   constructor(
     private readonly bus: Bus,
@@ -197,6 +206,10 @@ export class LiveEdges {
     room.from = this.instanceId;
     for (const file of files) room.files.set(file.name, file.bytes);
     this.set(room, model);
+    if ((this.queued.get(roomName) ?? 0) >= MAX_QUEUED_SENDS) {
+      this.failed(roomName, new Error('storage is behind: parts are served from this instance only'));
+      return;
+    }
     this.enqueue(roomName, async () => {
       for (const file of files) {
         const type = file.name.endsWith('.mp4') ? 'video/mp4' : 'video/iso.segment';
@@ -228,14 +241,26 @@ export class LiveEdges {
 
   private enqueue(roomName: string, step: () => Promise<unknown>) {
     const previous = this.sending.get(roomName) ?? Promise.resolve();
+    this.queued.set(roomName, (this.queued.get(roomName) ?? 0) + 1);
     const next = previous.then(step).then(
-      () => undefined,
-      (error) => this.log.warn({ err: error, roomName }, 'publishing the live edge failed'),
+      () => {
+        this.failing.delete(roomName);
+      },
+      (error) => this.failed(roomName, error),
     );
     this.sending.set(roomName, next);
     void next.then(() => {
+      const left = (this.queued.get(roomName) ?? 1) - 1;
+      if (left > 0) this.queued.set(roomName, left);
+      else this.queued.delete(roomName);
       if (this.sending.get(roomName) === next) this.sending.delete(roomName);
     });
+  }
+
+  private failed(roomName: string, error: unknown) {
+    if (this.failing.has(roomName)) return;
+    this.failing.add(roomName);
+    this.log.warn({ err: error, roomName }, 'publishing the live edge failed; told again once it works');
   }
 
   private follow(roomName: string, room: RoomEdge): Promise<unknown> {
