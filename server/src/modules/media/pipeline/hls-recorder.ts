@@ -189,6 +189,9 @@ export class HlsRecorder {
     let added = 0;
     for (const state of this.parts.values()) {
       const { part } = state;
+      // Whether the run had ended before its playlist is read: one that ends while this pass
+      // stores its segments may have written more since, and is closed by the next pass.
+      const ended = state.ended;
       const text = await readIfThere(path.join(part.dir, 'index.m3u8'));
       const fresh = text
         ? parsePlaylist(text.toString('utf8')).segments.filter((s) => !state.stored.has(s.uri))
@@ -221,9 +224,9 @@ export class HlsRecorder {
         this.maybeThumbnail(state.init, bytes);
       }
       if (parts && state.opened) {
-        await (state.ended ? state.playlist.storeClosed() : state.playlist.storeOpen());
+        await (ended ? state.playlist.storeClosed() : state.playlist.storeOpen());
       }
-      if (state.ended) {
+      if (ended) {
         if (parts && state.opened) {
           await parts.closed(part.id);
           await state.playlist
