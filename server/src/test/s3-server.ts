@@ -11,18 +11,40 @@ const require = createRequire(import.meta.url);
 /** s3rver's command line (the package ships it as lib/cli.js, a commander program). */
 const CLI = require.resolve('@20minutes/s3rver/lib/cli.js');
 const STORE = require.resolve('@20minutes/s3rver/lib/stores/filesystem.js');
+const OBJECT = require.resolve('@20minutes/s3rver/lib/models/object.js');
 
 /**
  * s3rver writes an object in place (truncate, then write) and answers the PUT before the bytes
  * are down, so a GET during a replace reads a cut or empty object: no real S3 does that (AWS S3 and
  * MinIO replace atomically). The child's store writes each object to a temporary file and renames
- * it over the old one once written, so a reader gets the old object or the new one, whole.
+ * it over the old one once written, so a reader gets the old object or the new one, whole. Its GET
+ * also read the length from the metadata file first and the bytes after, so a replace between the
+ * two cut the new bytes to the old length: a GET now reads the bytes once and takes their length.
  */
 const ATOMIC_PUT = `
 const fsp = require('node:fs/promises');
 const crypto = require('node:crypto');
 const Store = require(${JSON.stringify(STORE)});
+const S3Object = require(${JSON.stringify(OBJECT)});
+const { Readable } = require('node:stream');
 let next = 0;
+Store.prototype.getObject = async function (bucket, key, options) {
+  let body;
+  try {
+    body = await fsp.readFile(this.getResourcePath(bucket, key, 'object'));
+  } catch (error) {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  }
+  const metadata = { ...(await this.getMetadata(bucket, key)), 'content-length': String(body.length) };
+  const lastByte = Math.max(0, body.length - 1);
+  const ranged = options && (options.start !== undefined || options.end);
+  const range = { start: (options && options.start) || 0, end: Math.min((options && options.end) || Infinity, lastByte) };
+  const satisfiable = range.start >= 0 && range.end >= range.start;
+  const object = new S3Object(bucket, key, satisfiable ? Readable.from([body.subarray(range.start, range.end + 1)]) : null, metadata);
+  if (ranged) object.range = range;
+  return object;
+};
 Store.prototype.putContent = async function (objectPath, content) {
   const chunks = [];
   if (Buffer.isBuffer(content)) chunks.push(content);
