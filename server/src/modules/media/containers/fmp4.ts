@@ -129,8 +129,8 @@ function readTracks(buffer: Buffer, moov: Box): TrackInfo[] {
 
 const NON_SYNC = 0x10000;
 
-/** Whether the moof's first sample of `track` is a sync sample; undefined when it has none. */
-function firstSampleIsSync(buffer: Buffer, moof: Box, track: TrackInfo): boolean | undefined {
+/** The moof's track fragments of `track`, each with its sample defaults (tfhd's, else trex's). */
+function* trackFragments(buffer: Buffer, moof: Box, track: TrackInfo) {
   for (const traf of children(buffer, moof, 'traf')) {
     const tfhd = child(buffer, traf, 'tfhd');
     if (!tfhd || buffer.readUInt32BE(tfhd.start + 4) !== track.id) continue;
@@ -138,9 +138,18 @@ function firstSampleIsSync(buffer: Buffer, moof: Box, track: TrackInfo): boolean
     let at = tfhd.start + 8;
     if (tfhdFlags & 0x1) at += 8; // base data offset
     if (tfhdFlags & 0x2) at += 4; // sample description index
-    if (tfhdFlags & 0x8) at += 4; // default duration
+    const defaultDuration = tfhdFlags & 0x8 ? buffer.readUInt32BE(at) : track.defaultDuration;
+    if (tfhdFlags & 0x8) at += 4;
     if (tfhdFlags & 0x10) at += 4; // default size
-    let flags = tfhdFlags & 0x20 ? buffer.readUInt32BE(at) : track.defaultFlags;
+    const defaultFlags = tfhdFlags & 0x20 ? buffer.readUInt32BE(at) : track.defaultFlags;
+    yield { traf, defaultDuration, defaultFlags };
+  }
+}
+
+/** Whether the moof's first sample of `track` is a sync sample; undefined when it has none. */
+function firstSampleIsSync(buffer: Buffer, moof: Box, track: TrackInfo): boolean | undefined {
+  for (const { traf, defaultFlags } of trackFragments(buffer, moof, track)) {
+    let flags = defaultFlags;
     const trun = child(buffer, traf, 'trun');
     if (!trun) return undefined;
     const trunFlags = buffer.readUInt32BE(trun.start) & 0xffffff;
@@ -162,14 +171,7 @@ function firstSampleIsSync(buffer: Buffer, moof: Box, track: TrackInfo): boolean
 /** How long the moof's samples of `track` play, in seconds (0 when it has none). */
 function trackSeconds(buffer: Buffer, moof: Box, track: TrackInfo): number {
   let ticks = 0;
-  for (const traf of children(buffer, moof, 'traf')) {
-    const tfhd = child(buffer, traf, 'tfhd');
-    if (!tfhd || buffer.readUInt32BE(tfhd.start + 4) !== track.id) continue;
-    const tfhdFlags = buffer.readUInt32BE(tfhd.start) & 0xffffff;
-    let at = tfhd.start + 8;
-    if (tfhdFlags & 0x1) at += 8; // base data offset
-    if (tfhdFlags & 0x2) at += 4; // sample description index
-    const defaultDuration = tfhdFlags & 0x8 ? buffer.readUInt32BE(at) : track.defaultDuration;
+  for (const { traf, defaultDuration } of trackFragments(buffer, moof, track)) {
     for (const trun of children(buffer, traf, 'trun')) {
       const flags = buffer.readUInt32BE(trun.start) & 0xffffff;
       const count = buffer.readUInt32BE(trun.start + 4);
