@@ -96,7 +96,8 @@ function cameraUse(page: Page) {
 /** The free plan's encoder settings, as the definition lists show them (term, then value). */
 const FREE_PLAN_SETTINGS = [
   ...['Video', 'H.264', 'Audio', 'AAC', 'Keyframe interval', '1 s'],
-  ...['Resolution', 'up to 480p (854×480)', 'Bitrate', 'about 1.5 Mbit/s'],
+  ...['Resolution', 'up to 480p (854×480)', 'Vertical shows', '480×854 (portrait)'],
+  ...['Bitrate', 'about 1.5 Mbit/s'],
 ];
 
 function settingsOf(page: Page, testId: string): Promise<string[]> {

@@ -30,12 +30,17 @@ export function RootLayout() {
         >
           Skip to content
         </a>
-        <NavBar />
-        <VerifyEmailBanner />
+        {/* The site's chrome; the phone's immersive live room hides it (features/room/immersive.ts). */}
+        <div data-site-chrome="" className="contents">
+          <NavBar />
+          <VerifyEmailBanner />
+        </div>
         <main id="main" className="flex flex-1 flex-col">
           <Outlet />
         </main>
-        <Footer />
+        <div data-site-chrome="" className="contents">
+          <Footer />
+        </div>
         <ScrollRestoration />
       </div>
     </AuthGate>

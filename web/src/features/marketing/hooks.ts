@@ -1,21 +1,7 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
-const REDUCED_MOTION_QUERY = '(prefers-reduced-motion: reduce)';
-
-function subscribeReducedMotion(onChange: () => void): () => void {
-  if (typeof window.matchMedia !== 'function') return () => {};
-  const query = window.matchMedia(REDUCED_MOTION_QUERY);
-  query.addEventListener('change', onChange);
-  return () => query.removeEventListener('change', onChange);
-}
-
-const reducedMotionSnapshot = () =>
-  typeof window.matchMedia === 'function' && window.matchMedia(REDUCED_MOTION_QUERY).matches;
-
-/** Whether the visitor asked the system for less motion. */
-export function usePrefersReducedMotion(): boolean {
-  return useSyncExternalStore(subscribeReducedMotion, reducedMotionSnapshot, () => false);
-}
+/** Whether the visitor asked the system for less motion (re-exported for the marketing components). */
+export { usePrefersReducedMotion } from '../../lib/use-media-query.ts';
 
 /**
  * An index 0..count-1 that advances every `intervalMs` (the explainers' 2 s steps) while

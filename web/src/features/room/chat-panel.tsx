@@ -1,16 +1,14 @@
 import type { ChatMessage, ClientMessage } from '@streamshop/contract/live.ts';
-import { CHAT_MAX_LENGTH } from '@streamshop/contract/live.ts';
 import { useQuery } from '@tanstack/react-query';
-import { ChevronDown, ChevronUp, EllipsisVertical, MessageSquare, Send } from 'lucide-react';
-import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
-import { Link, useParams } from 'react-router';
-import { Button, buttonClasses } from '../../components/ui/button.tsx';
+import { ChevronDown, ChevronUp, EllipsisVertical, MessageSquare } from 'lucide-react';
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { useParams } from 'react-router';
 import { Card } from '../../components/ui/card.tsx';
-import { Input } from '../../components/ui/input.tsx';
 import { roomRoleQueryOptions } from '../../lib/api/moderation.ts';
 import { cn } from '../../lib/cn.ts';
 import { useAuth } from '../../lib/session/use-auth.ts';
-import { draftAfterError, type RoomError } from './chat-state.ts';
+import { ChatComposer } from './chat-composer.tsx';
+import type { RoomError } from './chat-state.ts';
 import { PurchaseLine } from './purchase-line.tsx';
 
 /** The time-outs the message menu offers. */
@@ -166,11 +164,8 @@ export function ChatPanel({
   className?: string;
 }) {
   const [expanded, setExpanded] = useState(true);
-  const [draft, setDraft] = useState('');
   const bodyId = useId();
-  const inputId = useId();
   const listRef = useRef<HTMLDivElement>(null);
-  const lastSent = useRef('');
   const { user } = useAuth();
   // The panel lives on /room/:name; the owner knows they moderate, anyone else asks.
   const { name: roomName = '' } = useParams();
@@ -180,27 +175,12 @@ export function ChatPanel({
   });
   const canModerate = isHost || role.data?.canModerate === true;
 
-  // A message refused for a reason the sender can fix (slow mode, a blocked word) comes back to the input.
-  useEffect(() => {
-    if (error) setDraft((current) => draftAfterError(error.code, current, lastSent.current));
-  }, [error]);
-
   // Keep the newest message in view.
   const lastId = messages.at(-1)?.id;
   useEffect(() => {
     const list = listRef.current;
     if (list && lastId !== undefined) list.scrollTop = list.scrollHeight;
   }, [lastId]);
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const message = draft.trim();
-    if (!message) return;
-    if (send({ type: 'chat_message', message })) {
-      lastSent.current = message;
-      setDraft('');
-    }
-  };
 
   return (
     <Card className={cn('flex min-h-0 flex-col overflow-hidden', className)} data-testid="chat-panel">
@@ -296,44 +276,13 @@ export function ChatPanel({
             )}
           </ol>
         </div>
-        <div className="border-border border-t p-3">
-          {error ? (
-            <p role="alert" className="mb-2 text-destructive text-sm" data-testid="chat-error">
-              {error.message}
-            </p>
-          ) : null}
-          {canChat ? (
-            <form onSubmit={submit} className="flex gap-2" data-testid="chat-form">
-              <label htmlFor={inputId} className="sr-only">
-                Chat message
-              </label>
-              <Input
-                id={inputId}
-                value={draft}
-                onChange={(event) => setDraft(event.target.value)}
-                maxLength={CHAT_MAX_LENGTH}
-                placeholder={connected ? 'Say something…' : 'Connecting…'}
-                autoComplete="off"
-                data-testid="chat-input"
-              />
-              <Button
-                type="submit"
-                size="icon"
-                aria-label="Send message"
-                disabled={!connected || !draft.trim()}
-                data-testid="chat-send"
-              >
-                <Send aria-hidden="true" />
-              </Button>
-            </form>
-          ) : (
-            <p className="text-center text-muted-foreground text-sm" data-testid="chat-sign-in">
-              <Link to="/signin" className={buttonClasses({ variant: 'link', className: 'h-auto p-0' })}>
-                Sign in to chat
-              </Link>
-            </p>
-          )}
-        </div>
+        <ChatComposer
+          className="border-border border-t p-3"
+          error={error}
+          canChat={canChat}
+          connected={connected}
+          send={send}
+        />
       </div>
     </Card>
   );

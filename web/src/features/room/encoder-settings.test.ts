@@ -4,6 +4,7 @@ import {
   formatBitrate,
   formatKeyframeInterval,
   formatResolution,
+  formatVertical,
   planEncoderSettings,
 } from './encoder-settings.ts';
 
@@ -18,6 +19,11 @@ describe('encoder settings', () => {
   it('formats the resolution with its largest picture', () => {
     expect(formatResolution(planEncoderSettings('free'))).toBe('up to 480p (854×480)');
     expect(formatResolution(planEncoderSettings('pro'))).toBe('up to 1080p (1920×1080)');
+  });
+
+  it('suggests 720×1280 for a vertical show where the plan allows it, else its picture upright', () => {
+    expect(formatVertical(planEncoderSettings('pro'))).toBe('720×1280 (portrait)');
+    expect(formatVertical(planEncoderSettings('free'))).toBe('480×854 (portrait)');
   });
 
   it('formats the keyframe interval in seconds', () => {
@@ -44,6 +50,7 @@ describe('encoder settings', () => {
       { label: 'Audio', value: 'AAC' },
       { label: 'Keyframe interval', value: '1 s' },
       { label: 'Resolution', value: 'up to 480p (854×480)' },
+      { label: 'Vertical shows', value: '480×854 (portrait)' },
       { label: 'Bitrate', value: 'about 1.5 Mbit/s' },
     ]);
     expect(encoderSettingRows(planEncoderSettings('pro')).at(-1)).toEqual({

@@ -42,6 +42,18 @@ export function formatKeyframeInterval(seconds: number): string {
   return `${megabits.format(seconds)} s`;
 }
 
+/**
+ * The canvas for a vertical show (phones watch it full-screen): 720×1280 where the plan allows it,
+ * else the plan's picture turned upright ("480×854").
+ */
+export function formatVertical(settings: EncoderSettings): string {
+  const [width, height] =
+    settings.maxWidth >= 1280 && settings.maxHeight >= 720
+      ? [720, 1280]
+      : [settings.maxHeight, settings.maxWidth];
+  return `${width}×${height} (portrait)`;
+}
+
 /** The encoder settings to use, in the order OBS asks for them. */
 export function encoderSettingRows(settings: EncoderSettings): EncoderSettingRow[] {
   return [
@@ -49,6 +61,7 @@ export function encoderSettingRows(settings: EncoderSettings): EncoderSettingRow
     { label: 'Audio', value: settings.audioCodec },
     { label: 'Keyframe interval', value: formatKeyframeInterval(settings.keyframeIntervalSec) },
     { label: 'Resolution', value: formatResolution(settings) },
+    { label: 'Vertical shows', value: formatVertical(settings) },
     { label: 'Bitrate', value: `about ${formatBitrate(settings.bitrateKbps)}` },
   ];
 }

@@ -33,10 +33,20 @@ export function OwnerStage({
   }, [stream]);
 
   const failed = camera.camera.status === 'error';
+  // A phone held upright publishes portrait (use-camera.ts): the preview shows it upright too.
+  const settings = stream?.getVideoTracks()[0]?.getSettings();
+  const portrait = (settings?.height ?? 0) > (settings?.width ?? 0);
 
   return (
     <div className="grid gap-3">
-      <div className="relative aspect-video w-full overflow-hidden rounded-xl bg-black">
+      <div
+        className={
+          portrait
+            ? 'relative mx-auto aspect-[9/16] max-h-[75dvh] w-full overflow-hidden rounded-xl bg-black'
+            : 'relative aspect-video w-full overflow-hidden rounded-xl bg-black'
+        }
+        data-orientation={portrait ? 'portrait' : 'landscape'}
+      >
         <video
           ref={videoRef}
           className="size-full -scale-x-100 object-contain"

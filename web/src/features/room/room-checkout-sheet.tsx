@@ -257,8 +257,8 @@ export function RoomCheckoutSheet({
     >
       {request ? (
         <SheetContent
-          side="right"
-          className="w-[28rem] max-w-[92vw]"
+          // Half the height of a phone, so the stream stays in sight above it; a drawer from sm up.
+          side="adaptive"
           closeLabel="Close checkout"
           // Light, so the stream stays watchable behind the sheet.
           overlayClassName="bg-black/30"

@@ -14,6 +14,7 @@ import { secondsUntil } from '../../lib/countdown.ts';
 import { errorToast } from '../../lib/error-toast.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useAuth } from '../../lib/session/use-auth.ts';
+import { useMediaQuery } from '../../lib/use-media-query.ts';
 import { useNow } from '../../lib/use-now.ts';
 import { streamQueryOptions, useStreamControlMutation } from './api.ts';
 import { AuctionBidderCard } from './auction-bidder-card.tsx';
@@ -24,9 +25,11 @@ import { EncoderPanel } from './encoder-panel.tsx';
 import { EncoderStage } from './encoder-stage.tsx';
 import { EndedStage } from './ended-stage.tsx';
 import { GiveawayCard } from './giveaway-card.tsx';
+import { IMMERSIVE_QUERY } from './immersive.ts';
 import { LineupPanel } from './lineup-panel.tsx';
 import { OwnerStage } from './owner-stage.tsx';
 import { type CameraAction, cameraAction } from './owner-view.ts';
+import { PhoneRoom } from './phone-room.tsx';
 import { PinnedProducts } from './pinned-products.tsx';
 import { ReplayAuctions } from './replay-auctions.tsx';
 import { ReplayShop } from './replay-shop.tsx';
@@ -190,6 +193,26 @@ function Room({ roomName, stream }: { roomName: string; stream: Stream | undefin
     if (!broadcasting) return;
     if (state.ended || secondsLeft === 0) void finishStream();
   }, [broadcasting, state.ended, secondsLeft, finishStream]);
+
+  // A viewer on a phone gets the immersive room; whoever runs the room keeps the studio.
+  const immersive = useMediaQuery(IMMERSIVE_QUERY);
+  if (immersive && !ended && !isHost && !runsShop) {
+    return (
+      <PhoneRoom
+        roomName={roomName}
+        stream={stream}
+        live={live}
+        secondsLeft={secondsLeft}
+        state={state}
+        connected={status === 'open'}
+        canChat={user !== null}
+        send={send}
+        shop={shop}
+        auction={auction}
+        giveaway={giveaway}
+      />
+    );
+  }
 
   let stage: ReactNode;
   if (ended && !broadcasting) stage = <EndedStage roomName={roomName} onReplayVideo={setReplayVideo} />;

@@ -25,10 +25,13 @@ export function RoomShop({
   roomName,
   shop,
   hostHandle,
+  compact = false,
 }: {
   roomName: string;
   shop: ShopState;
   hostHandle: string;
+  /** The button alone (over the phone room's video), without the line beside it. */
+  compact?: boolean;
 }) {
   const [open, setOpen] = useState(false);
   const [request, setRequest] = useState<CheckoutRequest | null>(null);
@@ -47,20 +50,26 @@ export function RoomShop({
         if (!next) setRequest(null);
       }}
     >
-      <div className="flex flex-wrap items-center gap-x-3 gap-y-1" data-testid="room-shop-bar">
+      <div
+        className={compact ? 'contents' : 'flex flex-wrap items-center gap-x-3 gap-y-1'}
+        data-testid="room-shop-bar"
+      >
         <SheetTrigger asChild>
-          <Button data-testid="room-shop-open">
+          <Button data-testid="room-shop-open" className={compact ? 'shrink-0' : undefined}>
             <ShoppingBag aria-hidden="true" />
             Shop ({products.length})
           </Button>
         </SheetTrigger>
-        <p className="text-muted-foreground text-sm">
-          {hostHandle ? `Everything @${hostHandle} is selling in this show` : 'Everything in this show'}
-        </p>
+        {compact ? null : (
+          <p className="text-muted-foreground text-sm">
+            {hostHandle ? `Everything @${hostHandle} is selling in this show` : 'Everything in this show'}
+          </p>
+        )}
       </div>
       <SheetContent
-        side="right"
-        className="w-[26rem] max-w-[92vw] gap-3 p-4 sm:p-6"
+        // A half-height sheet on a phone (the stream plays on above it), a drawer from sm up.
+        side="adaptive"
+        className="gap-3 p-4 sm:p-6"
         closeLabel="Close the shop"
         overlayClassName="bg-black/30"
         data-testid="room-shop"

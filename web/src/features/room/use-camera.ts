@@ -15,14 +15,21 @@ function setTracksEnabled(tracks: MediaStreamTrack[], enabled: boolean): void {
   for (const track of tracks) track.enabled = enabled;
 }
 
+/** A phone (a touch screen) held upright: its seller goes live in portrait. */
+export const UPRIGHT_PHONE_QUERY = '(orientation: portrait) and (pointer: coarse)';
+
 /**
- * At most the plan's picture. Free asks for no particular size (cameras give their own default,
+ * At most the plan's picture (turned upright for `portrait`). Free asks for no particular size (cameras give their own default,
  * 640×480 on most): asking for 854×480 makes Chromium scale the frames, and its H.264 recorder
  * then declares a larger picture than it sends, which the server would refuse. Pro asks for its
  * full size, which HD cameras give as it is.
  */
-export function cameraConstraints(plan: Plan): MediaTrackConstraints {
-  const { width, height } = PLAN_VIDEO[plan];
+export function cameraConstraints(plan: Plan, portrait = false): MediaTrackConstraints {
+  const landscape = PLAN_VIDEO[plan];
+  // A phone held upright publishes an upright picture: the same bounds, turned.
+  const [width, height] = portrait
+    ? [landscape.height, landscape.width]
+    : [landscape.width, landscape.height];
   return plan === 'pro'
     ? { width: { ideal: width, max: width }, height: { ideal: height, max: height } }
     : { width: { max: width }, height: { max: height } };
@@ -45,7 +52,10 @@ export function useCamera(enabled: boolean) {
     let cancelled = false;
     let acquired: MediaStream | null = null;
     setCamera({ status: 'pending' });
-    const request = navigator.mediaDevices?.getUserMedia?.({ audio: true, video: cameraConstraints(plan) });
+    const request = navigator.mediaDevices?.getUserMedia?.({
+      audio: true,
+      video: cameraConstraints(plan, window.matchMedia?.(UPRIGHT_PHONE_QUERY).matches ?? false),
+    });
     if (!request) {
       setCamera({ status: 'error' });
       return;

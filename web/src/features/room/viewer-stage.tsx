@@ -1,7 +1,45 @@
 import { Loader2, Volume2, VolumeX } from 'lucide-react';
-import { type ReactNode, useRef, useState } from 'react';
+import { type ReactNode, type RefObject, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
+import type { PlayerStatus } from './media-player.ts';
 import { useLivePlayer } from './use-live-player.ts';
+
+/** Muted autoplay (browsers require it) and the one tap that turns the sound on or off. */
+export function useSound(videoRef: RefObject<HTMLVideoElement | null>) {
+  const [muted, setMuted] = useState(true);
+  const toggle = () => {
+    const video = videoRef.current;
+    if (!video) return;
+    video.muted = !muted;
+    setMuted(!muted);
+    if (!video.muted) video.play().catch(() => {});
+  };
+  return { muted, toggle };
+}
+
+/** Over the video while it does not play: connecting, starting soon, or not playable here. */
+export function PlayerWaiting({ status, text }: { status: PlayerStatus; text: string }) {
+  return (
+    <div
+      className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-black/70 p-6 text-center"
+      role="status"
+      data-testid="player-status"
+    >
+      {status === 'unsupported' ? (
+        <p className="text-sm">This browser cannot play the live video.</p>
+      ) : (
+        <>
+          <Loader2 className="size-8 animate-spin text-primary" aria-hidden="true" />
+          <p className="text-sm">{text}</p>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** What the waiting notice says by default. */
+export const waitingTextFor = (live: boolean) =>
+  live ? 'Connecting to the live video…' : 'The stream will start soon. Stay tuned!';
 
 /**
  * The live video for viewers: muted autoplay (browsers require it) with a visible unmute button.
@@ -27,16 +65,8 @@ export function ViewerStage({
 }) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const { status, path, engine } = useLivePlayer(roomName, videoRef, true);
-  const [muted, setMuted] = useState(true);
+  const { muted, toggle: toggleSound } = useSound(videoRef);
   const playing = status === 'playing' && !forceWaiting;
-
-  const toggleSound = () => {
-    const video = videoRef.current;
-    if (!video) return;
-    video.muted = !muted;
-    setMuted(!muted);
-    if (!video.muted) video.play().catch(() => {});
-  };
 
   return (
     <div className="relative grid gap-3">
@@ -53,25 +83,7 @@ export function ViewerStage({
           data-path={path}
           data-engine={engine}
         />
-        {!playing ? (
-          <div
-            className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-black/70 p-6 text-center"
-            role="status"
-            data-testid="player-status"
-          >
-            {status === 'unsupported' ? (
-              <p className="text-sm">This browser cannot play the live video.</p>
-            ) : (
-              <>
-                <Loader2 className="size-8 animate-spin text-primary" aria-hidden="true" />
-                <p className="text-sm">
-                  {waitingText ??
-                    (live ? 'Connecting to the live video…' : 'The stream will start soon. Stay tuned!')}
-                </p>
-              </>
-            )}
-          </div>
-        ) : null}
+        {!playing ? <PlayerWaiting status={status} text={waitingText ?? waitingTextFor(live)} /> : null}
         {playing ? (
           <Button
             variant={muted ? 'default' : 'secondary'}
