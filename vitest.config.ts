@@ -12,7 +12,7 @@ const NOT_SQL = [
   'src/modules/media/containers/**',
   'src/modules/media/delivery/hls/{edges,ll-playlist,storage-faults}.test.ts',
   'src/modules/media/delivery/ws/relay.test.ts',
-  'src/modules/media/ingest/plan-resolution.test.ts',
+  'src/modules/media/ingest/{demo-clip,plan-resolution}.test.ts',
   'src/modules/media/ingest/rtmp/{bounded-chunks,ingest-limits,publish-session,server,server-ffmpeg}.test.ts',
   'src/modules/media/pipeline/{playlist,segmenter,working-folders}.test.ts',
   'src/modules/media/replays/demo-replay.test.ts',

@@ -347,7 +347,7 @@ export class MediaService {
 
   /** Makes the demo replay's video when storage lacks it (the seed writes its stream rows). */
   async ensureDemoReplay(demo: DemoReplay): Promise<void> {
-    const making = ensureDemoReplay(this.storage, this.stagingDir, demo, 'ffmpeg', this.closing.signal);
+    const making = ensureDemoReplay(this.storage, demo, 'ffmpeg', this.closing.signal);
     this.demoWork.push(making.catch(() => false));
     if (await making) this.log.info({ roomName: demo.roomName }, 'demo replay video made');
   }

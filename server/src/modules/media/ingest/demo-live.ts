@@ -1,11 +1,9 @@
-import { type ChildProcessByStdio, execFile, spawn } from 'node:child_process';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, rename } from 'node:fs/promises';
+import { copyFile, mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { promisify } from 'node:util';
-
-const run = promisify(execFile);
+import { ensureDemoClip } from './demo-clip.ts';
 
 /** The demo room's stream row (written by the media repo's upsertDemoLiveStream). */
 export interface DemoLiveStream {
@@ -40,8 +38,6 @@ export interface DemoLease {
   release(): Promise<void>;
 }
 
-/** The clip's length: it loops for as long as the server runs. */
-const CLIP_SECONDS = 12;
 const RESTART_MS = 2000;
 /** A looper's lease lapses this long after its last renewal: then another instance takes over. */
 export const DEMO_LEASE_SEC = 5;
@@ -51,8 +47,8 @@ export const DEMO_CLAIM_MS = 1000;
 const SAFETY_MS = 1000;
 
 /**
- * The demo's always-live room: a pre-encoded clip (H.264 with a keyframe every second, AAC, in
- * Matroska; made once under DATA_DIR) that ffmpeg loops in real time without re-encoding
+ * The demo's always-live room: a pre-encoded clip of the demo's show (demo-clip.ts; H.264 with a
+ * keyframe every second, AAC, in Matroska; encoded once per machine, copied under DATA_DIR) that ffmpeg loops in real time without re-encoding
  * (`-stream_loop -1 -re -c copy`). Its bytes go to the room like a publisher's, through the same
  * pipeline (which copies H.264), so the room shows what any viewer of a live stream gets.
  *
@@ -186,23 +182,14 @@ export class DemoLive {
     this.child?.kill('SIGKILL');
   }
 
-  /** The clip, encoded once. */
+  /** The clip, encoded once per machine (demo-clip.ts) and copied into this server's folder. */
   private async ensureClip(): Promise<string> {
     const clip = path.join(this.clipDir, 'demo-live.mkv');
     if (existsSync(clip)) return clip;
     await mkdir(this.clipDir, { recursive: true });
+    const made = await ensureDemoClip(this.ffmpegPath, this.stopping.signal);
     const partial = `${clip}.partial.mkv`;
-    await run(
-      this.ffmpegPath,
-      [
-        ...['-hide_banner', '-nostdin', '-loglevel', 'error', '-y'],
-        ...['-f', 'lavfi', '-i', `testsrc2=s=854x480:r=30:d=${CLIP_SECONDS}`],
-        ...['-f', 'lavfi', '-i', `sine=frequency=440:beep_factor=4:d=${CLIP_SECONDS}`],
-        ...['-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-g', '30', '-b:v', '1000k'],
-        ...['-c:a', 'aac', '-b:a', '96k', '-shortest', '-f', 'matroska', partial],
-      ],
-      { timeout: 120_000, signal: this.stopping.signal },
-    );
+    await copyFile(made, partial);
     await rename(partial, clip);
     return clip;
   }
