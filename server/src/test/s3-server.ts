@@ -20,6 +20,9 @@ const OBJECT = require.resolve('@20minutes/s3rver/lib/models/object.js');
  * it over the old one once written, so a reader gets the old object or the new one, whole. Its GET
  * also read the length from the metadata file first and the bytes after, so a replace between the
  * two cut the new bytes to the old length: a GET now reads the bytes once and takes their length.
+ * Its metadata files (content type, MD5) were written in place too, and a GET that read one
+ * half-written failed on its JSON (500, then 503 to a viewer once the client's retries ran out):
+ * they are written whole and renamed into place the same way.
  */
 const ATOMIC_PUT = `
 const fsp = require('node:fs/promises');
@@ -45,15 +48,26 @@ Store.prototype.getObject = async function (bucket, key, options) {
   if (ranged) object.range = range;
   return object;
 };
+async function writeWhole(file, data) {
+  const temporary = file + '.' + process.pid + '.' + next++ + '.partial';
+  await fsp.writeFile(temporary, data);
+  await fsp.rename(temporary, file);
+}
 Store.prototype.putContent = async function (objectPath, content) {
   const chunks = [];
   if (Buffer.isBuffer(content)) chunks.push(content);
   else for await (const chunk of content) chunks.push(Buffer.from(chunk));
   const body = Buffer.concat(chunks);
-  const temporary = objectPath + '.' + process.pid + '.' + next++ + '.partial';
-  await fsp.writeFile(temporary, body);
-  await fsp.rename(temporary, objectPath);
+  await writeWhole(objectPath, body);
   return [body.length, crypto.createHash('md5').update(body).digest('hex')];
+};
+Store.prototype.putMetadata = async function (bucket, key, metadata, md5) {
+  const json = {};
+  for (const [name, value] of Object.entries(metadata)) {
+    if (S3Object.ALLOWED_METADATA.includes(name) || name.startsWith('x-amz-meta-')) json[name] = value;
+  }
+  if (md5) await writeWhole(this.getResourcePath(bucket, key, 'object.md5'), md5);
+  await writeWhole(this.getResourcePath(bucket, key, 'metadata.json'), JSON.stringify(json, null, 2));
 };
 `;
 
