@@ -32,8 +32,10 @@ export function ChatOverlay({
     <div
       ref={listRef}
       hidden={!shown}
-      className="chat-fade max-h-[28dvh] overflow-y-auto overscroll-contain pt-6 landscape:max-h-[32dvh]"
+      className="chat-fade max-h-[28dvh] overflow-y-auto overscroll-contain rounded-md pt-6 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring landscape:max-h-[32dvh]"
       role="log"
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (axe scrollable-region-focusable).
+      tabIndex={0}
       aria-live="polite"
       aria-label="Chat messages"
       data-testid="chat-messages"
