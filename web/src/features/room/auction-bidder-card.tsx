@@ -141,7 +141,14 @@ function BidControls({ room, secondsLeft }: { room: RoomAuction; secondsLeft: nu
  * The room's auction for viewers, over the video's edge (under it on a phone): the product, the
  * price and leader, the clock, one-tap and maximum bids, the latest bids, and how it ended.
  */
-export function AuctionBidderCard({ room }: { room: RoomAuction }) {
+export function AuctionBidderCard({
+  room,
+  compact = false,
+}: {
+  room: RoomAuction;
+  /** Over the phone room's video: tighter, two latest bids, so more of the picture stays in sight. */
+  compact?: boolean;
+}) {
   const location = useLocation();
   const secondsLeft = useAuctionSecondsLeft(room);
   const auction = room.auction;
@@ -161,7 +168,7 @@ export function AuctionBidderCard({ room }: { room: RoomAuction }) {
   const next = `${location.pathname}${location.search}`;
   return (
     <Card
-      className="grid gap-3 p-4"
+      className={compact ? 'grid gap-2 bg-card/90 p-3 backdrop-blur' : 'grid gap-3 p-4'}
       role="region"
       aria-label="Live auction"
       data-testid="auction-card"
@@ -172,7 +179,7 @@ export function AuctionBidderCard({ room }: { room: RoomAuction }) {
       <div className="grid gap-3 sm:grid-cols-2 sm:items-start">
         <div className="grid gap-3">
           <AuctionPrice auction={auction} me={room.me} />
-          <BidHistory auction={auction} limit={3} />
+          <BidHistory auction={auction} limit={compact ? 2 : 3} />
         </div>
         <div className="grid gap-3">
           {running && room.me !== null ? <BidControls room={room} secondsLeft={secondsLeft} /> : null}

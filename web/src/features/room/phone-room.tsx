@@ -251,7 +251,7 @@ export function PhoneRoom({
       {/* The cards and the chat lines scroll above the input, which stays at the bottom. */}
       <div className="absolute inset-x-0 bottom-0 flex max-h-[62%] flex-col gap-2 pb-[max(0.75rem,env(safe-area-inset-bottom))] pl-[max(0.75rem,env(safe-area-inset-left))] landscape:max-h-[78%] landscape:max-w-[60%]">
         <div className="grid min-h-0 gap-2 overflow-y-auto overscroll-contain pr-[calc(max(0.5rem,env(safe-area-inset-right))+4.5rem)] landscape:pr-3">
-          {live ? <AuctionBidderCard room={auction} /> : null}
+          {live ? <AuctionBidderCard room={auction} compact /> : null}
           {live ? <GiveawayCard room={giveaway} hostHandle={hostHandle} /> : null}
           <PinnedProducts roomName={roomName} shop={shop} canBuy />
           <ChatOverlay messages={state.messages} shown={chatShown} hostHandle={hostHandle} />
