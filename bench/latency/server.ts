@@ -1,4 +1,7 @@
-/** The real server for the bench: server/src/main.ts on a fresh PGlite DATA_DIR, in a child process, with RTMP ingest on a free port. */
+/**
+ * The real server for the bench: server/src/main.ts on a fresh PGlite DATA_DIR (or the PostgreSQL
+ * database BENCH_DATABASE_URL names), in a child process, with RTMP ingest on a free port.
+ */
 
 import type { ChildProcess } from 'node:child_process';
 import { freePort, startServerProcess } from '../../server/src/test/support.ts';
@@ -24,6 +27,8 @@ export async function startServer(
     signal: stopAll.signal,
     readyTimeoutMs: 60_000,
     env: {
+      // BENCH_DATABASE_URL: the same run on PostgreSQL (an empty database) instead of embedded PGlite.
+      ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
       SHUTDOWN_GRACE_MS: '5000',
       RTMP_PORT: String(rtmpPort),
       RTMP_URL: `rtmp://127.0.0.1:${rtmpPort}/live`,
