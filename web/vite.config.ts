@@ -23,6 +23,10 @@ export default defineConfig({
             },
             // Only the pages with forms need zod: keep it out of the first load.
             { name: 'zod', test: /node_modules[\\/]zod[\\/]/ },
+            // Every icon the app draws, in one chunk: split by route they were ~25 files of a few
+            // hundred bytes each, which a room's first load fetched behind HTTP/1.1's six
+            // connections (its stream's JSON and the video waited behind them: benchmarks.md).
+            { name: 'icons', test: /node_modules[\\/]lucide-react[\\/]/ },
             // No catch-all vendor group: it would put every page's libraries (icons, selects,
             // tabs...) into the first load. Other libraries split by the routes that use them,
             // which keeps /explore's initial JS under its 170 KB gzip budget.
