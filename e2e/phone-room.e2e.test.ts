@@ -8,13 +8,14 @@ import { CARD, payWithCard } from './cards.ts';
 import { DEMO_SHOP_ENV, SCREENSHOTS, useE2e } from './e2e-setup.ts';
 import { expectToast, waitForVideoFrame } from './page-checks.ts';
 import { shipToAnAddressIfAsked } from './shipping-address.ts';
+import { goLive } from './video-checks.ts';
 
 /**
  * The live room on a phone (issue 31, ADR 0025): the video fills the screen with the host, chat,
  * pinned product and shop over it; buying keeps the video in sight; the keyboard leaves the chat
  * input visible; landscape; axe at phone and desktop widths. The demo's always-live room is the show.
  */
-const e2e = useE2e({ env: { ...DEMO_SHOP_ENV, DEMO_LIVE: 'true' }, page: { bypassCSP: true } });
+const e2e = useE2e({ env: { ...DEMO_SHOP_ENV, DEMO_LIVE: 'true' }, page: { bypassCSP: true }, camera: true });
 const { newPage } = e2e;
 
 const DEMO_ROOM = 'demo-live-crate-digging';
@@ -181,6 +182,26 @@ describe('the live room on a phone', { timeout: 120_000 }, () => {
     await page.screenshot({ path: `${SCREENSHOTS}phone-room-844x390.png` });
     await expectNoSeriousA11yProblems(page);
     await page.setViewportSize(UPRIGHT);
+  });
+
+  it('publishes portrait from a phone held upright, and a phone viewer sees it fill the screen', async () => {
+    const seller = await newPage(PHONE);
+    const { roomPath } = await goLive(seller.page, 'upright', 'Digging from my phone');
+    const preview = seller.page.getByTestId('camera-preview');
+    expect(await preview.evaluate((video: HTMLVideoElement) => video.videoHeight > video.videoWidth)).toBe(
+      true,
+    );
+
+    const viewer = await newPage(PHONE);
+    await viewer.page.goto(roomPath);
+    await waitForVideoFrame(viewer.page, 'live-video', 30_000);
+    const size = await viewer.page
+      .getByTestId('live-video')
+      .evaluate((video: HTMLVideoElement) => ({ width: video.videoWidth, height: video.videoHeight }));
+    expect(size.height, JSON.stringify(size)).toBeGreaterThan(size.width);
+    expect(await viewer.page.getByTestId('live-video').getAttribute('data-fit')).toBe('cover');
+    await viewer.page.screenshot({ path: `${SCREENSHOTS}phone-room-portrait-stream.png` });
+    viewer.expectNoErrors([SIGNED_OUT_PROBE]);
   });
 
   it('keeps the desktop layout, without violations, on a wide window', async () => {

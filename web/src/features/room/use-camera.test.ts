@@ -11,10 +11,15 @@ describe('cameraConstraints', () => {
   });
 
   it('turns the bounds upright for a phone held upright (the server takes either way up)', () => {
-    expect(cameraConstraints('free', true)).toEqual({ width: { max: 480 }, height: { max: 854 } });
+    expect(cameraConstraints('free', true)).toEqual({
+      width: { max: 480 },
+      height: { max: 854 },
+      aspectRatio: { ideal: 9 / 16 },
+    });
     expect(cameraConstraints('pro', true)).toEqual({
       width: { ideal: 1080, max: 1080 },
       height: { ideal: 1920, max: 1920 },
+      aspectRatio: { ideal: 9 / 16 },
     });
   });
 });

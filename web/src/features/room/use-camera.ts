@@ -30,9 +30,12 @@ export function cameraConstraints(plan: Plan, portrait = false): MediaTrackConst
   const [width, height] = portrait
     ? [landscape.height, landscape.width]
     : [landscape.width, landscape.height];
-  return plan === 'pro'
-    ? { width: { ideal: width, max: width }, height: { ideal: height, max: height } }
-    : { width: { max: width }, height: { max: height } };
+  const bounds: MediaTrackConstraints =
+    plan === 'pro'
+      ? { width: { ideal: width, max: width }, height: { ideal: height, max: height } }
+      : { width: { max: width }, height: { max: height } };
+  // A camera that gives landscape frames whatever the phone's way up is cropped to 9:16.
+  return portrait ? { ...bounds, aspectRatio: { ideal: 9 / 16 } } : bounds;
 }
 
 /**
