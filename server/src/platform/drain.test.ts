@@ -1,6 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { eventually } from '../test/eventually.ts';
@@ -403,10 +405,13 @@ describe('SIGTERM', () => {
   }, 110_000);
 
   it('sent to the pid of `npm run serve` (what a supervisor signals) drains the server; the whole tree exits 0', async () => {
-    // With the demo data, the server is making the demo replay's video (ffmpeg) when it is told to stop.
-    const server = await startServer(GRACE_MS, 0, { SEED_DEMO: 'true' }, 'npm');
+    // With the demo data, the server is encoding the demo's clip (ffmpeg) when it is told to stop:
+    // a temporary folder of its own, so the clip is not in the machine's cache (demo-clip.ts).
+    const tmp = mkdtempSync(path.join(tmpdir(), 'drain-tmp-'));
+    stops.push(() => rmSync(tmp, { recursive: true, force: true }));
+    const server = await startServer(GRACE_MS, 0, { SEED_DEMO: 'true', TMPDIR: tmp }, 'npm');
     const tree = await eventually(
-      'ffmpeg making the demo replay',
+      'ffmpeg encoding the demo clip',
       () => descendantsOf(server.pid),
       (pids) => pids.some((pid) => commandOf(pid).startsWith('ffmpeg')),
       30_000,
