@@ -208,8 +208,10 @@ export function ChatPanel({
         {/* The log wraps the list: a role on the <ol> itself would leave its items outside any list. */}
         <div
           ref={listRef}
-          className="min-h-48 flex-1 overflow-y-auto px-4 py-3 lg:min-h-0"
+          className="min-h-48 flex-1 overflow-y-auto px-4 py-3 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset lg:min-h-0"
           role="log"
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (axe scrollable-region-focusable).
+          tabIndex={0}
           aria-live="polite"
           aria-label="Chat messages"
           data-testid="chat-messages"
