@@ -1,11 +1,11 @@
 import type { StorefrontResponse } from '@streamshop/contract/catalog.ts';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { signUpThroughForm } from './accounts.ts';
 import { SIGNED_OUT_PROBE } from './browser.ts';
 import { CARD, payWithCard } from './cards.ts';
 import { DEMO_SHOP_ENV, SCREENSHOTS, useE2e } from './e2e-setup.ts';
-import { expectToast } from './page-checks.ts';
+import { expectInViewport, expectToast } from './page-checks.ts';
 import { shipToAnAddressIfAsked } from './shipping-address.ts';
 
 /**
@@ -47,20 +47,6 @@ async function expectNoSidewaysScroll(page: Page, what: string) {
       `${what}: ${layout.scrollWidth} px wide in a ${layout.innerWidth} px window\n${layout.culprits.join('\n')}`,
     )
     .toBeLessThanOrEqual(layout.innerWidth);
-}
-
-/** The element's box lies wholly inside the window (not cut off, not scrolled away). */
-async function expectInViewport(page: Page, locator: Locator, what: string) {
-  const box = await locator.boundingBox();
-  if (!box) throw new Error(`${what} is not shown`);
-  const viewport = page.viewportSize();
-  if (!viewport) throw new Error('the page has no viewport size');
-  const inside =
-    box.x >= 0 &&
-    box.y >= 0 &&
-    box.x + box.width <= viewport.width + 0.5 &&
-    box.y + box.height <= viewport.height + 0.5;
-  expect(inside, `${what} at ${JSON.stringify(box)} in ${viewport.width}x${viewport.height}`).toBe(true);
 }
 
 async function signIn(page: Page) {

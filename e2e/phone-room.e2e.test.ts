@@ -6,7 +6,7 @@ import { scanWithAxe, seriousViolations } from './axe.ts';
 import { SIGNED_OUT_PROBE, type WatchedPage } from './browser.ts';
 import { CARD, payWithCard } from './cards.ts';
 import { DEMO_SHOP_ENV, SCREENSHOTS, useE2e } from './e2e-setup.ts';
-import { expectToast, waitForVideoFrame } from './page-checks.ts';
+import { expectInViewport, expectToast, waitForVideoFrame } from './page-checks.ts';
 import { shipToAnAddressIfAsked } from './shipping-address.ts';
 import { goLive } from './video-checks.ts';
 
@@ -34,19 +34,6 @@ async function boxOf(locator: Locator, what: string) {
   const box = await locator.boundingBox();
   if (!box) throw new Error(`${what} is not shown`);
   return box;
-}
-
-/** The element lies wholly inside the window. */
-async function expectInWindow(page: Page, locator: Locator, what: string) {
-  const box = await boxOf(locator, what);
-  const size = page.viewportSize();
-  if (!size) throw new Error('the page has no viewport size');
-  const inside =
-    box.x >= 0 &&
-    box.y >= 0 &&
-    box.x + box.width <= size.width + 0.5 &&
-    box.y + box.height <= size.height + 0.5;
-  expect(inside, `${what} at ${JSON.stringify(box)} in ${size.width}x${size.height}`).toBe(true);
 }
 
 /** The video's element covers the whole window. */
@@ -87,7 +74,7 @@ describe('the live room on a phone', { timeout: 120_000 }, () => {
     expect(await page.getByTestId('room-host').textContent()).toBe('@juno_beats');
     await page.getByTestId('follow-button').waitFor();
     await page.getByTestId('live-badge').waitFor();
-    await expectInWindow(page, page.getByTestId('pinned-product'), 'the pinned product');
+    await expectInViewport(page, page.getByTestId('pinned-product'), 'the pinned product');
     // The demo clip is landscape: letterboxed upright, until the viewer fills the screen with it.
     const video = page.getByTestId('live-video');
     expect(await video.getAttribute('data-fit')).toBe('contain');
@@ -111,21 +98,21 @@ describe('the live room on a phone', { timeout: 120_000 }, () => {
     await page.getByTestId('chat-send').tap();
     const line = page.getByTestId('chat-message-text').filter({ hasText: text });
     await line.waitFor();
-    await expectInWindow(page, line, 'the new chat line');
+    await expectInViewport(page, line, 'the new chat line');
 
     await page.getByTestId('chat-visibility').tap();
     await line.waitFor({ state: 'hidden' });
     expect(await page.getByTestId('chat-visibility').getAttribute('aria-pressed')).toBe('true');
     // The input stays: hiding the lines is not leaving the chat.
-    await expectInWindow(page, page.getByTestId('chat-input'), 'the chat input with the chat hidden');
+    await expectInViewport(page, page.getByTestId('chat-input'), 'the chat input with the chat hidden');
     await page.getByTestId('chat-visibility').tap();
     await line.waitFor();
 
     // An on-screen keyboard takes the lower 40 % of the screen: the room shrinks to what is left.
     await page.getByTestId('chat-input').focus();
     await page.setViewportSize({ width: UPRIGHT.width, height: 500 });
-    await expectInWindow(page, page.getByTestId('chat-input'), 'the chat input over the keyboard');
-    await expectInWindow(page, page.getByTestId('chat-send'), 'Send over the keyboard');
+    await expectInViewport(page, page.getByTestId('chat-input'), 'the chat input over the keyboard');
+    await expectInViewport(page, page.getByTestId('chat-send'), 'Send over the keyboard');
     await page.setViewportSize(UPRIGHT);
   });
 
@@ -177,7 +164,7 @@ describe('the live room on a phone', { timeout: 120_000 }, () => {
       'live-badge',
       'pinned-product',
     ]) {
-      await expectInWindow(page, page.getByTestId(testId).first(), testId);
+      await expectInViewport(page, page.getByTestId(testId).first(), testId);
     }
     await page.screenshot({ path: `${SCREENSHOTS}phone-room-844x390.png` });
     await expectNoSeriousA11yProblems(page);
