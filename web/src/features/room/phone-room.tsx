@@ -2,7 +2,6 @@ import type { Stream } from '@streamshop/contract/catalog.ts';
 import type { ClientMessage } from '@streamshop/contract/live.ts';
 import {
   ChevronLeft,
-  Clock,
   Expand,
   Eye,
   MessageSquare,
@@ -17,7 +16,6 @@ import { FollowButton } from '../../components/follow-button.tsx';
 import { LIVE_BADGE_CLASS } from '../../components/product-card.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { cn } from '../../lib/cn.ts';
-import { formatCountdown } from '../../lib/countdown.ts';
 import { useMediaQuery } from '../../lib/use-media-query.ts';
 import { AuctionBidderCard } from './auction-bidder-card.tsx';
 import { ChatComposer } from './chat-composer.tsx';
@@ -26,6 +24,7 @@ import type { RoomState } from './chat-state.ts';
 import { GiveawayCard } from './giveaway-card.tsx';
 import { type FitChoice, toggledFit, useImmersivePage, videoFit } from './immersive.ts';
 import { PinnedProducts } from './pinned-products.tsx';
+import { RoomCountdown } from './room-header.tsx';
 import { RoomShop } from './room-shop.tsx';
 import type { ShopState } from './shop-state.ts';
 import { useLivePlayer } from './use-live-player.ts';
@@ -194,15 +193,11 @@ export function PhoneRoom({
             {stream?.title ?? 'Live Stream'}
           </h1>
           {secondsLeft !== null ? (
-            <span
-              className="inline-flex shrink-0 items-center gap-1 rounded-md bg-black/55 px-2 py-1 font-mono text-xs tabular-nums"
-              role="timer"
-              aria-label={`Time left ${formatCountdown(secondsLeft)}`}
-              data-testid="countdown"
-            >
-              <Clock className="size-3.5" aria-hidden="true" />
-              {formatCountdown(secondsLeft)}
-            </span>
+            <RoomCountdown
+              secondsLeft={secondsLeft}
+              className="shrink-0 gap-1 bg-black/55 px-2 py-1 text-xs"
+              iconClassName="size-3.5"
+            />
           ) : null}
         </div>
       </header>

@@ -2,7 +2,31 @@ import { Clock, Eye } from 'lucide-react';
 import { FollowButton } from '../../components/follow-button.tsx';
 import { LIVE_BADGE_CLASS } from '../../components/product-card.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
+import { cn } from '../../lib/cn.ts';
 import { formatCountdown } from '../../lib/countdown.ts';
+
+/** The room's mm:ss time left, a timer named "Time left mm:ss" (the header's, or over the phone room's video). */
+export function RoomCountdown({
+  secondsLeft,
+  className,
+  iconClassName,
+}: {
+  secondsLeft: number;
+  className: string;
+  iconClassName: string;
+}) {
+  return (
+    <span
+      className={cn('inline-flex items-center rounded-md font-mono tabular-nums', className)}
+      role="timer"
+      aria-label={`Time left ${formatCountdown(secondsLeft)}`}
+      data-testid="countdown"
+    >
+      <Clock className={iconClassName} aria-hidden="true" />
+      {formatCountdown(secondsLeft)}
+    </span>
+  );
+}
 
 /** Title, host, LIVE badge, viewer count and the mm:ss countdown above the stage. */
 export function RoomHeader({
@@ -59,15 +83,11 @@ export function RoomHeader({
           </span>
         ) : null}
         {secondsLeft !== null ? (
-          <span
-            className="inline-flex items-center gap-1.5 rounded-md border border-border bg-card px-3 py-1.5 font-mono tabular-nums"
-            role="timer"
-            aria-label={`Time left ${formatCountdown(secondsLeft)}`}
-            data-testid="countdown"
-          >
-            <Clock className="size-4 text-primary" aria-hidden="true" />
-            {formatCountdown(secondsLeft)}
-          </span>
+          <RoomCountdown
+            secondsLeft={secondsLeft}
+            className="gap-1.5 border border-border bg-card px-3 py-1.5"
+            iconClassName="size-4 text-primary"
+          />
         ) : null}
       </div>
     </div>
