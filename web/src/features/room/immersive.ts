@@ -16,11 +16,10 @@ const IMMERSIVE_VIEWPORT = ', viewport-fit=cover, interactive-widget=resizes-con
  * keeps its controls inside `env(safe-area-inset-*)`), an on-screen keyboard resizes the page
  * rather than covering the chat input, and `--room-height` follows the visual viewport (iOS
  * Safari, which ignores `interactive-widget`, shrinks only that when the keyboard opens).
- * Everything is put back when the room unmounts or stops being immersive.
+ * Everything is put back when the room unmounts.
  */
-export function useImmersivePage(active: boolean) {
+export function useImmersivePage() {
   useEffect(() => {
-    if (!active) return;
     const root = document.documentElement;
     const meta = document.querySelector<HTMLMetaElement>('meta[name="viewport"]');
     const viewport = meta?.content;
@@ -45,7 +44,7 @@ export function useImmersivePage(active: boolean) {
       root.style.removeProperty('--room-top');
       if (meta && viewport !== undefined) meta.content = viewport;
     };
-  }, [active]);
+  }, []);
 }
 
 export type FitChoice = 'auto' | 'fill' | 'fit';

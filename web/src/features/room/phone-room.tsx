@@ -97,7 +97,7 @@ export function PhoneRoom({
   auction: RoomAuction;
   giveaway: RoomGiveaway;
 }) {
-  useImmersivePage(true);
+  useImmersivePage();
   const hostHandle = stream?.owner.handle ?? '';
   const videoRef = useRef<HTMLVideoElement>(null);
   const { status, path, engine } = useLivePlayer(roomName, videoRef, true);

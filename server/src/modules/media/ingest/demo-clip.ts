@@ -39,28 +39,27 @@ function text(font: string, value: string, size: number, color: string, x: numbe
 
 /** ffmpeg's inputs and filter graph for `seconds` of the show (video [v], audio from input 0). */
 function demoShowArgs(seconds: number): string[] {
+  // The words, where the fonts are (the rest of the picture is drawn either way).
   const captions = existsSync(BOLD) && existsSync(REGULAR);
+  const words = (...lines: string[]) => (captions ? lines : []);
   const sleeve = [
     'drawbox=x=470:y=40:w=360:h=360:color=0x2b221b:t=fill',
     'drawbox=x=44:y=70:w=300:h=300:color=0x7c3aed:t=fill',
     'drawbox=x=60:y=86:w=268:h=268:color=0xf59e0b@0.9:t=8',
-    ...(captions
-      ? [
-          text(BOLD, 'PICTURE DISC', 30, 'white', 80, 120),
-          text(REGULAR, 'Signed · 1982', 22, 'white', 80, 164),
-          text(REGULAR, 'Side A', 18, '0xfde68a', 80, 310),
-        ]
-      : []),
+    ...words(
+      text(BOLD, 'PICTURE DISC', 30, 'white', 80, 120),
+      text(REGULAR, 'Signed · 1982', 22, 'white', 80, 164),
+      text(REGULAR, 'Side A', 18, '0xfde68a', 80, 310),
+    ),
   ];
-  const caption = [
+  // Over the record: the tonearm, and the caption on its band.
+  const foreground = [
     'drawbox=x=800:y=60:w=10:h=190:color=0xd4d4d8:t=fill',
     'drawbox=x=0:y=420:w=854:h=60:color=black@0.65:t=fill',
-    ...(captions
-      ? [
-          text(BOLD, 'LIVE CRATE DIGGING', 24, 'white', 24, 437),
-          text(REGULAR, 'tap Shop to buy what is on the platter', 20, '0xe9d5ff', 320, 440),
-        ]
-      : []),
+    ...words(
+      text(BOLD, 'LIVE CRATE DIGGING', 24, 'white', 24, 437),
+      text(REGULAR, 'tap Shop to buy what is on the platter', 20, '0xe9d5ff', 320, 440),
+    ),
   ];
   const record =
     `color=c=black@0:s=${RECORD}x${RECORD}:r=30:d=1,format=rgba,` +
@@ -71,7 +70,7 @@ function demoShowArgs(seconds: number): string[] {
   const graph = [
     record,
     `color=c=0x1c1612:s=854x480:r=30:d=${seconds},${sleeve.join(',')}[bg]`,
-    `[bg][record]overlay=x=480:y=50:shortest=1,${caption.join(',')}[v]`,
+    `[bg][record]overlay=x=480:y=50:shortest=1,${foreground.join(',')}[v]`,
   ].join(';');
   // A kick on every half second, and a soft chord that changes every 3 s (frequencies in
   // twelfths of a hertz, so each is whole at 12 s and the loop does not click).
