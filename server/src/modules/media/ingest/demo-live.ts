@@ -182,7 +182,10 @@ export class DemoLive {
     this.child?.kill('SIGKILL');
   }
 
-  /** The clip, encoded once per machine (demo-clip.ts) and copied into this server's folder. */
+  /**
+   * The clip, encoded once per machine (demo-clip.ts) and copied into this server's folder: the
+   * server loops it for as long as it runs, and a temporary folder may be emptied meanwhile.
+   */
   private async ensureClip(): Promise<string> {
     const clip = path.join(this.clipDir, 'demo-live.mkv');
     if (existsSync(clip)) return clip;
