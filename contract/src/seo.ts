@@ -175,6 +175,12 @@ export function prerenderedFile(path: PrerenderedPath): string {
 }
 
 /**
+ * The page shell for a room (/room/{name}) inside web/dist: the SPA's shell, plus preload links for
+ * the room page's chunks and stylesheet, so they load beside the entry instead of after it.
+ */
+export const ROOM_SHELL = 'prerendered/room-shell.html';
+
+/**
  * Stands for the public origin in prerendered HTML (the build does not know PUBLIC_URL); the
  * server replaces it with PUBLIC_URL when it serves the page. Only characters that need no
  * escaping in HTML, attributes or JSON.

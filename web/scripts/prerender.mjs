@@ -47,7 +47,7 @@ await build({
   },
 });
 
-const { renderPage, PRERENDERED_PATHS, prerenderedFile, PAGE_MODULES } = await import(
+const { renderPage, PRERENDERED_PATHS, prerenderedFile, PAGE_MODULES, ROOM_SHELL } = await import(
   pathToFileURL(path.join(ssrOut, 'prerender.js')).href
 );
 
@@ -138,3 +138,19 @@ for (const route of PRERENDERED_PATHS) {
     `prerendered ${route} -> dist/${prerenderedFile(route)} (${(markup.length / 1024).toFixed(1)} KiB)`,
   );
 }
+
+// The room's shell (/room/{name}): the room page's chunks and stylesheets are asked for with the
+// entry, not after it has run (a late joiner's first frame waited on that round: benchmarks.md).
+const ROOM_PAGE = 'src/features/room/room-page.tsx';
+const roomPreloads = [
+  ...jsFiles([...appChunks, ROOM_PAGE]).map(
+    (href) => `<link rel="modulepreload" crossorigin href="${href}">`,
+  ),
+  ...cssFiles(ROOM_PAGE).map((href) => `<link rel="preload" as="style" crossorigin href="${href}">`),
+];
+mkdirSync(path.dirname(path.join(dist, ROOM_SHELL)), { recursive: true });
+writeFileSync(
+  path.join(dist, ROOM_SHELL),
+  shell.replace('</head>', () => `  ${roomPreloads.join('\n    ')}\n  </head>`),
+);
+console.log(`room shell -> dist/${ROOM_SHELL} (${roomPreloads.length} preloads)`);

@@ -37,7 +37,7 @@ export async function renderPage(path: PrerenderedPath): Promise<string> {
   return new Response(prelude).text();
 }
 
-export { PRERENDERED_PATHS, prerenderedFile } from '@streamshop/contract/seo.ts';
+export { PRERENDERED_PATHS, prerenderedFile, ROOM_SHELL } from '@streamshop/contract/seo.ts';
 
 /**
  * The module each prerendered page's route loads (keys of the client build's manifest), so the

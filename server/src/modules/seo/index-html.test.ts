@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DEFAULT_DESCRIPTION, PAGE_META } from '@streamshop/contract/seo.ts';
+import { DEFAULT_DESCRIPTION, PAGE_META, ROOM_SHELL } from '@streamshop/contract/seo.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/test-app.ts';
 import { injectHead } from './index-html.ts';
@@ -109,6 +109,31 @@ describe('index.html for a marketing route', () => {
     expect(response.statusCode).toBe(200);
     expect(response.body).toBe(INDEX_HTML);
     expect(response.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('serves a room the room shell, which preloads the room page, and the plain index.html without one', async () => {
+    const get = (url: string) => t.app.inject({ method: 'GET', url });
+    expect((await get('/room/crate-digging')).body).toBe(INDEX_HTML);
+    const roomShell = INDEX_HTML.replace(
+      '</head>',
+      '<link rel="modulepreload" crossorigin href="/assets/room-page-abc123.js">\n</head>',
+    );
+    const file = path.join(webDist, ROOM_SHELL);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, roomShell);
+    try {
+      const room = await get('/room/crate-digging?path=hls');
+      expect(room.statusCode).toBe(200);
+      expect(room.body).toBe(roomShell);
+      expect(room.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(room.headers['cache-control']).toBe('no-cache');
+      expect(room.headers.vary).toBe('accept-encoding');
+      // Not a room's address: the plain shell.
+      expect((await get('/room/crate-digging/extra')).body).toBe(INDEX_HTML);
+      expect((await get('/room/')).body).toBe(INDEX_HTML);
+    } finally {
+      rmSync(file);
+    }
   });
 });
 

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { roomNameFromPath } from '@streamshop/contract/room-urls.ts';
 import {
   type HeadTag,
   headTags,
@@ -10,6 +11,7 @@ import {
   type PublicPath,
   prerenderedFile,
   publicPathOf,
+  ROOM_SHELL,
 } from '@streamshop/contract/seo.ts';
 import type { FastifyReply } from 'fastify';
 import { escapeHtml } from './escape.ts';
@@ -144,7 +146,8 @@ export interface SpaIndexOptions {
  * Answers a non-API GET with the SPA's index.html. A public marketing route gets its own head
  * (title, description, canonical URL, Open Graph), so crawlers and the first paint see it without
  * JS; a prerendered one (contract PRERENDERED_PATHS) gets its build-time HTML, the signed-out view
- * the SPA hydrates. '/' for a signed-in visitor is the marketplace, so it gets the plain shell.
+ * the SPA hydrates. '/' for a signed-in visitor is the marketplace, so it gets the plain shell. A
+ * room (/room/{name}) gets the room's shell (contract ROOM_SHELL), which preloads the room page.
  */
 export async function sendSpaIndex(
   reply: FastifyReply,
@@ -152,8 +155,14 @@ export async function sendSpaIndex(
 ): Promise<FastifyReply> {
   reply.header('cache-control', 'no-cache');
   const route = publicPathOf(pathname);
-  // The plain shell, or its .br/.gz copy (web/scripts/compress.mjs).
-  if (!route) return reply.sendFile('index.html', webDist);
+  if (!route) {
+    // A room: the shell that asks for the room page's code with the entry (when the build made it).
+    const roomShell = roomNameFromPath(pathname) ? await readHtml(path.join(webDist, ROOM_SHELL)) : undefined;
+    if (roomShell !== undefined)
+      return sendHtml(reply.header('vary', 'accept-encoding'), roomShell, acceptEncoding);
+    // The plain shell, or its .br/.gz copy (web/scripts/compress.mjs).
+    return reply.sendFile('index.html', webDist);
+  }
   // What '/' answers depends on the session cookie.
   reply.header('vary', route === '/' ? 'accept-encoding, cookie' : 'accept-encoding');
   const usePrerendered = prerender && isPrerenderedPath(route) && !(route === '/' && signedIn);

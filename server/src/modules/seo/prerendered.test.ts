@@ -228,4 +228,16 @@ describe.skipIf(!existsSync(path.join(realDist, prerenderedFile('/'))))('the bui
       PRERENDER_ORIGIN,
     );
   });
+
+  it('GET /room/{name} preloads the room page and every chunk it imports, each a file of the build', async () => {
+    const response = await real.app.inject({ method: 'GET', url: '/room/crate-digging' });
+    expect(response.statusCode).toBe(200);
+    const preloads = [
+      ...response.body.matchAll(/<link rel="modulepreload" crossorigin href="\/([^"]+)">/g),
+    ].map((match) => match[1] ?? '');
+    expect(preloads.some((file) => /^assets\/room-page-[\w-]+\.js$/.test(file))).toBe(true);
+    for (const file of preloads) expect(existsSync(path.join(realDist, file)), file).toBe(true);
+    // The shell's own entry is still there, once.
+    expect(count(response.body, '<script type="module"')).toBe(1);
+  });
 });
