@@ -32,6 +32,14 @@ export type PaymentToSettle = {
   shipping_address: unknown;
 };
 
+/** The product a payment is for (set when the payment is made, never changed), without a lock. */
+export async function productOfPayment(tx: Tx, paymentId: string): Promise<string | null | undefined> {
+  const found = await tx.execute<{ product_id: string | null }>(
+    sql`select product_id from payments where id = ${paymentId}`,
+  );
+  return found.rows[0]?.product_id;
+}
+
 /** The payment, locked until the transaction ends. */
 export async function lockPayment(tx: Tx, paymentId: string): Promise<PaymentToSettle | undefined> {
   const found = await tx.execute<PaymentToSettle>(sql`

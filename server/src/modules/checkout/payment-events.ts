@@ -15,12 +15,14 @@ import {
   markSucceeded,
   noteFailedAttempt,
   orderOfPayment,
+  productOfPayment,
   recordEvent,
   type SubscriptionToChange,
   takeOneUnit,
   updateSubscriptionTerms,
 } from './payment-events-repo.ts';
 import { putOnPlan } from './plan.ts';
+import { lockProduct } from './repo.ts';
 import { accountForMail, moneyBackEmailHash, moneyBackUsedAt } from './subscriptions-repo.ts';
 
 export type EventOutcome = 'handled' | 'duplicate';
@@ -121,6 +123,11 @@ async function paymentSucceeded(
   event: Extract<PaymentEvent, { type: 'payment.succeeded' }>,
 ): Promise<PaymentEventResult> {
   if (!UUID.test(event.paymentId)) return { outcome: 'handled', refunds: [] };
+  // The product's row before the payment's, in a checkout's order (lockProduct, then its holds):
+  // the other way round, a buyer's checkout reopened while their payment settles waited on each
+  // other, a deadlock PostgreSQL broke by failing one of them (seen under two instances).
+  const productId = await productOfPayment(tx, event.paymentId);
+  if (productId) await lockProduct(tx, productId);
   const payment = await lockPayment(tx, event.paymentId);
   // Unknown payment, or already settled by an earlier event: nothing to do.
   if (!payment || !['pending', 'expired', 'failed'].includes(payment.status)) {
