@@ -30,6 +30,55 @@ async function purchasesOf(cookie: string) {
   return response.json().orders as Array<{ id: string; item: { productId: string } }>;
 }
 
+describe('settling a payment while a checkout of its product is under way', () => {
+  it('waits for the product before it locks the payment, as a checkout takes them', async (context) => {
+    // Two transactions at once need two connections: PostgreSQL only (PGlite has one).
+    if (t.database.kind !== 'postgres') return context.skip();
+    const product = await listProduct(t, seller.cookie, { stock: 2, priceCents: 2500 });
+    const opened = await openCheckout(t.app, buyer.cookie, product.id);
+    expect(opened.statusCode, opened.body).toBe(200);
+    const { rows } = await t.database.pool.query<{ id: string }>(
+      `select p.id from payments p join users u on u.id = p.user_id
+       where p.product_id = $1 and u.handle = $2 and p.status = 'pending'`,
+      [product.id, buyer.handle],
+    );
+    const paymentId = rows[0]?.id;
+    // A checkout of the same product under way: its transaction has the product's row.
+    const checkout = await t.database.pool.connect();
+    try {
+      await checkout.query('begin');
+      await checkout.query('select id from products where id = $1 for update', [product.id]);
+      const paid = payWithCard(t.app, opened.json().clientSecret);
+      // The payment's settling transaction is now waiting on a lock: the product's.
+      await expect
+        .poll(
+          async () =>
+            (
+              await t.database.pool.query(
+                `select count(*)::int as n from pg_stat_activity
+                 where datname = current_database() and wait_event_type = 'Lock'
+                   and query like '%from products%for update%'`,
+              )
+            ).rows[0].n,
+          { timeout: 10_000, message: 'the settling payment to wait for the product’s row, holding nothing' },
+        )
+        .toBe(1);
+      // It has not taken the payment first: the checkout can still update the hold (where the
+      // other order left both waiting on each other, and PostgreSQL failed one: a 500).
+      await checkout.query('set local lock_timeout = 2000');
+      await checkout.query('update payments set updated_at = now() where id = $1', [paymentId]);
+      await checkout.query('commit');
+      expect((await paid).json()).toEqual({ status: 'succeeded' });
+    } finally {
+      await checkout.query('rollback').catch(() => {});
+      checkout.release();
+    }
+    expect(
+      (await purchasesOf(buyer.cookie)).filter((order) => order.item.productId === product.id),
+    ).toHaveLength(1);
+  });
+});
+
 describe('POST /api/checkout/:productId after paying', () => {
   it('answers 200 with the order when the buyer comes back for a product they just bought the last of', async () => {
     const product = await listProduct(t, seller.cookie, { stock: 1, priceCents: 4500 });
