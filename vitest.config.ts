@@ -28,6 +28,41 @@ const NOT_SQL = [
 /** Page unit tests that replace a module (vi.mock): each runs with a module graph of its own. */
 const WEB_MOCKS = ['src/features/room/auction-bidder-card.test.tsx'];
 
+/**
+ * The browser specs that carry live video (a fake camera, an RTMP encoder, the always-live demo
+ * room): they run last and alone, so no other work competes with Chromium and the frames they wait
+ * for (ADR 0005). The other browser specs only drive pages: `npm test` runs them beside the server
+ * and page unit tests (scripts/test-lanes.mjs, ADR 0026).
+ */
+export const VIDEO_SPECS = [
+  'live.e2e.test.ts',
+  'live-vp8.e2e.test.ts',
+  'live-two-instances.e2e.test.ts',
+  'moderation.e2e.test.ts',
+  'obs.e2e.test.ts',
+  'phone-room.e2e.test.ts',
+  'shop.e2e.test.ts',
+  'way-in.e2e.test.ts',
+];
+
+/** Browser specs: one file at a time, after the other projects when one `vitest run` runs them all. */
+function e2eProject(name: string, files: { include?: string[]; exclude?: string[]; groupOrder: number }) {
+  return {
+    test: {
+      name,
+      root: 'e2e',
+      include: files.include ?? ['**/*.e2e.test.ts'],
+      exclude: ['**/node_modules/**', ...(files.exclude ?? [])],
+      testTimeout: 60_000,
+      hookTimeout: 120_000,
+      fileParallelism: false,
+      // As for the server: one module cache for the specs run one after another.
+      isolate: false,
+      sequence: { groupOrder: files.groupOrder },
+    },
+  };
+}
+
 function serverProject(name: string, env: Record<string, string>, exclude: string[] = []) {
   return {
     test: {
@@ -47,12 +82,12 @@ function serverProject(name: string, env: Record<string, string>, exclude: strin
 }
 
 /**
- * One runner for every workspace; `npm test` runs them all. Most server tests wait on sockets,
- * child processes and timers rather than the CPU, so two files run at once even on two cores
- * (Vitest's default there is one; three were faster, 1,135 s, but left timing-bound tests a
- * thinner margin on a loaded machine: docs/benchmarks.md). The browser specs run after everything else, one file at a time,
- * so nothing else competes with Chromium and the video they measure (ADR 0005, docs/operations.md);
- * two page-only files at once were slower, not faster (each file 3–4× its time alone: benchmarks.md).
+ * One runner for every workspace. Most server tests wait on sockets, child processes and timers
+ * rather than the CPU, so two files run at once even on two cores (Vitest's default there is one;
+ * three were faster, 1,135 s, but left timing-bound tests a thinner margin on a loaded machine:
+ * docs/benchmarks.md). One `vitest run` runs the browser specs after everything else, one file at
+ * a time; `npm test` (scripts/test-lanes.mjs, ADR 0026) runs the page specs beside the other
+ * projects instead, and the video specs alone at the end.
  */
 /**
  * TEST_TIMINGS_FILE: also write Vitest's JSON report there (every file's and test's duration), to
@@ -96,19 +131,9 @@ export default defineConfig({
           include: WEB_MOCKS,
         },
       },
-      {
-        test: {
-          name: 'e2e',
-          root: 'e2e',
-          include: ['**/*.e2e.test.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-          fileParallelism: false,
-          // As for the server: one module cache for the specs run one after another.
-          isolate: false,
-          sequence: { groupOrder: 1 },
-        },
-      },
+      // The browser specs: those that drive pages, then those that carry live video (VIDEO_SPECS).
+      e2eProject('e2e', { exclude: VIDEO_SPECS, groupOrder: 1 }),
+      e2eProject('e2e-video', { include: VIDEO_SPECS, groupOrder: 2 }),
     ],
   },
 });
