@@ -1,7 +1,11 @@
 import { execFile } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { DEMO_CLIP_SECONDS, ensureDemoClip } from './demo-clip.ts';
+import { eventually } from '../../../test/eventually.ts';
+import { DEMO_CLIP_SECONDS, ensureDemoClip, runFfmpeg } from './demo-clip.ts';
 
 const run = promisify(execFile);
 
@@ -63,3 +67,50 @@ describe('the demo clip', { timeout: 90_000 }, () => {
     expect(difference(start, await frameAt(clip, 0.5))).toBeGreaterThan(2);
   });
 });
+
+describe('runFfmpeg', () => {
+  it('when aborted, settles only once the process has exited (nothing left running after a server stops)', async () => {
+    // An "ffmpeg" that takes a second to exit after SIGTERM, as a busy encoder finishing its output may.
+    const dir = mkdtempSync(path.join(tmpdir(), 'ss-slow-ffmpeg-'));
+    try {
+      const pidFile = path.join(dir, 'pid');
+      const slow = path.join(dir, 'slow-ffmpeg');
+      writeFileSync(
+        slow,
+        `#!/bin/sh\necho $$ > ${pidFile}\ntrap 'sleep 1; exit 143' TERM\nwhile :; do sleep 0.1; done\n`,
+      );
+      chmodSync(slow, 0o755);
+      const controller = new AbortController();
+      const running = runFfmpeg(slow, [], { timeout: 60_000, signal: controller.signal });
+      const pid = Number(await eventually('the process to start', () => readIfThere(pidFile).trim()));
+      controller.abort();
+      await expect(running).rejects.toMatchObject({ name: 'AbortError' });
+      expect(isRunning(pid)).toBe(false);
+      // Aborted before it starts: nothing is started.
+      await expect(runFfmpeg(slow, [], { timeout: 60_000, signal: controller.signal })).rejects.toMatchObject(
+        {
+          name: 'AbortError',
+        },
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+function readIfThere(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** Running, that is: a zombie (exited, not yet reaped) is not. */
+function isRunning(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}

@@ -4,9 +4,6 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-
-const run = promisify(execFile);
 
 /** The clip's length: the record's turns and the music's bars are whole in it, so it loops seamlessly. */
 export const DEMO_CLIP_SECONDS = 12;
@@ -110,6 +107,36 @@ export async function cachedDemoMedia(
   return dir;
 }
 
+/**
+ * Runs ffmpeg to its end. When `signal` aborts, ffmpeg gets SIGTERM (SIGKILL 5 s later) and the
+ * promise rejects only once it has exited, so a server that stops leaves none running behind it
+ * (execFile's own `signal` rejects as soon as the signal is sent, while ffmpeg may still run).
+ */
+export function runFfmpeg(
+  ffmpegPath: string,
+  args: string[],
+  options: { timeout: number; signal?: AbortSignal },
+): Promise<void> {
+  const { signal } = options;
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    let killer: NodeJS.Timeout | undefined;
+    const onAbort = () => {
+      child.kill('SIGTERM');
+      killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    };
+    // execFile calls back once the process has exited and its output has closed.
+    const child = execFile(ffmpegPath, args, { timeout: options.timeout }, (error) => {
+      signal?.removeEventListener('abort', onAbort);
+      clearTimeout(killer);
+      if (signal?.aborted) reject(signal.reason);
+      else if (error) reject(error);
+      else resolve();
+    });
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 /** The demo's clip (see above), encoded once per machine; the path of the cached file. */
 export async function ensureDemoClip(ffmpegPath: string, signal?: AbortSignal): Promise<string> {
   const args = [
@@ -118,13 +145,10 @@ export async function ensureDemoClip(ffmpegPath: string, signal?: AbortSignal): 
     ...['-c:a', 'aac', '-b:a', '96k', '-shortest', '-f', 'matroska'],
   ];
   const dir = await cachedDemoMedia(args, (making) =>
-    run(
+    runFfmpeg(
       ffmpegPath,
       [...['-hide_banner', '-nostdin', '-loglevel', 'error', '-y'], ...args, path.join(making, CLIP)],
-      {
-        timeout: 120_000,
-        signal,
-      },
+      { timeout: 120_000, signal },
     ),
   );
   return path.join(dir, CLIP);

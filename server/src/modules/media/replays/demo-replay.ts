@@ -1,14 +1,10 @@
-import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { Storage } from '../../../platform/storage.ts';
-import { cachedDemoMedia, ensureDemoClip } from '../ingest/demo-clip.ts';
+import { cachedDemoMedia, ensureDemoClip, runFfmpeg } from '../ingest/demo-clip.ts';
 import { hlsKey } from '../pipeline/hls-recorder.ts';
 import { parsePlaylist, renderPlaylist } from '../pipeline/playlist.ts';
 import { grabThumbnail } from '../pipeline/thumbnail.ts';
-
-const run = promisify(execFile);
 
 /** The thumbnail's file beside the cached segments. */
 const THUMBNAIL = 'thumbnail.jpg';
@@ -45,7 +41,7 @@ export async function ensureDemoReplay(
     ...['-hls_playlist_type', 'vod', '-hls_fmp4_init_filename', 'init.mp4'],
   ];
   const dir = await cachedDemoMedia(args, async (making) => {
-    await run(
+    await runFfmpeg(
       ffmpegPath,
       [
         ...['-hide_banner', '-nostdin', '-loglevel', 'error'],
