@@ -30,9 +30,9 @@ const WEB_MOCKS = ['src/features/room/auction-bidder-card.test.tsx'];
 
 /**
  * The browser specs that carry live video (a fake camera, an RTMP encoder, the always-live demo
- * room): they run last and alone, so no other work competes with Chromium and the frames they wait
- * for (ADR 0005). The other browser specs only drive pages: `npm test` runs them beside the server
- * and page unit tests (scripts/test-lanes.mjs, ADR 0026).
+ * room): they run after the page specs, one file at a time (a project with a later groupOrder).
+ * `npm test` runs both beside the server and page unit tests (scripts/test-lanes.mjs, ADR 0026),
+ * so the video specs come when the other lane is ending.
  */
 export const VIDEO_SPECS = [
   'live.e2e.test.ts',
@@ -86,8 +86,8 @@ function serverProject(name: string, env: Record<string, string>, exclude: strin
  * rather than the CPU, so two files run at once even on two cores (Vitest's default there is one;
  * three were faster, 1,135 s, but left timing-bound tests a thinner margin on a loaded machine:
  * docs/benchmarks.md). One `vitest run` runs the browser specs after everything else, one file at
- * a time; `npm test` (scripts/test-lanes.mjs, ADR 0026) runs the page specs beside the other
- * projects instead, and the video specs alone at the end.
+ * a time; `npm test` (scripts/test-lanes.mjs, ADR 0026) runs them in a second Vitest process
+ * beside the other projects instead.
  */
 /**
  * TEST_TIMINGS_FILE: also write Vitest's JSON report there (every file's and test's duration), to

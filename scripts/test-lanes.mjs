@@ -1,11 +1,9 @@
 /**
- * `npm test` after the build: the suite in lanes (ADR 0026, docs/benchmarks.md "The test suite").
+ * `npm test` after the build: the suite in two lanes at once (ADR 0026, docs/benchmarks.md "The
+ * test suite"): every project but the browser specs (two workers), and beside it the browser specs
+ * one file at a time, those that drive pages first and those that carry live video after them.
  *
- *   1. at once: every project but the browser specs (two workers), and beside it the browser
- *      specs that only drive pages (one file at a time);
- *   2. then the browser specs that carry live video (`e2e-video`), alone on the machine.
- *
- * Both lanes of step 1 together fill the two cores where either alone left one of them half idle.
+ * Together the lanes fill the two cores where either alone left one of them half idle.
  * Arguments (a file, `--project x`, `-t name`) run one plain `vitest run` with them instead.
  * TEST_TIMINGS_FILE: each lane's JSON report, merged into that one file.
  */
@@ -20,9 +18,8 @@ import { fileURLToPath } from 'node:url';
 export const STEPS = [
   [
     ['--project', '!e2e*'],
-    ['--project', 'e2e'],
+    ['--project', 'e2e', '--project', 'e2e-video'],
   ],
-  [['--project', 'e2e-video']],
 ];
 
 const VITEST = path.join(
