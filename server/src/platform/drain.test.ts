@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { eventually } from '../test/eventually.ts';
 import { freePort } from '../test/ports.ts';
+import { isAlive } from '../test/processes.ts';
 import { type ServerProcess, startServerProcess } from '../test/server-process.ts';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '../test/throwaway-database.ts';
 
@@ -452,20 +453,5 @@ function commandOf(pid: number): string {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
   } catch {
     return '';
-  }
-}
-
-/** Running, that is: a zombie (exited, not yet reaped) is not. */
-function isAlive(pid: number): boolean {
-  try {
-    if (/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))) return false;
-  } catch {
-    return false;
-  }
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }

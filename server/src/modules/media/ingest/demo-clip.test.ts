@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { eventually } from '../../../test/eventually.ts';
+import { isAlive } from '../../../test/processes.ts';
 import { DEMO_CLIP_SECONDS, ensureDemoClip, runFfmpeg } from './demo-clip.ts';
 
 const run = promisify(execFile);
@@ -85,7 +86,7 @@ describe('runFfmpeg', () => {
       const pid = Number(await eventually('the process to start', () => readIfThere(pidFile).trim()));
       controller.abort();
       await expect(running).rejects.toMatchObject({ name: 'AbortError' });
-      expect(isRunning(pid)).toBe(false);
+      expect(isAlive(pid)).toBe(false);
       // Aborted before it starts: nothing is started.
       await expect(runFfmpeg(slow, [], { timeout: 60_000, signal: controller.signal })).rejects.toMatchObject(
         {
@@ -103,14 +104,5 @@ function readIfThere(file: string): string {
     return readFileSync(file, 'utf8');
   } catch {
     return '';
-  }
-}
-
-/** Running, that is: a zombie (exited, not yet reaped) is not. */
-function isRunning(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
   }
 }
