@@ -14,12 +14,10 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-/** Steps run one after another; the lanes of one step run at once. Project names are vitest.config.ts's. */
-export const STEPS = [
-  [
-    ['--project', '!e2e*'],
-    ['--project', 'e2e', '--project', 'e2e-video'],
-  ],
+/** The two lanes, run at once (project names are vitest.config.ts's). */
+export const LANES = [
+  ['--project', '!e2e*'],
+  ['--project', 'e2e', '--project', 'e2e-video'],
 ];
 
 const VITEST = path.join(
@@ -79,18 +77,10 @@ async function main() {
   const timings = process.env.TEST_TIMINGS_FILE;
   if (args.length > 0) return vitest(args, { alone: true, timingsFile: timings });
 
-  const laneFiles = [];
-  let failed = false;
-  for (const lanes of STEPS) {
-    const codes = await Promise.all(
-      lanes.map((lane) => {
-        const timingsFile = timings ? `${timings}.lane-${laneFiles.length}.json` : undefined;
-        if (timingsFile) laneFiles.push(timingsFile);
-        return vitest(lane, { alone: lanes.length === 1, timingsFile });
-      }),
-    );
-    failed ||= codes.some((code) => code !== 0);
-  }
+  const laneFiles = timings ? LANES.map((_, index) => `${timings}.lane-${index}.json`) : [];
+  const codes = await Promise.all(
+    LANES.map((lane, index) => vitest(lane, { alone: false, timingsFile: laneFiles[index] })),
+  );
   if (timings) {
     const reports = laneFiles.flatMap((file) => {
       try {
@@ -102,7 +92,7 @@ async function main() {
     if (reports.length > 0) writeFileSync(timings, JSON.stringify(mergeReports(reports)));
     for (const file of laneFiles) rmSync(file, { force: true });
   }
-  return failed ? 1 : 0;
+  return codes.some((code) => code !== 0) ? 1 : 0;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = await main();

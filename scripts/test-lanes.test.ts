@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { VIDEO_SPECS } from '../vitest.config.ts';
-import { mergeReports, STEPS } from './test-lanes.mjs';
+import { LANES, mergeReports } from './test-lanes.mjs';
 
 /** `npm test`'s lanes (scripts/test-lanes.mjs, ADR 0026). */
 
@@ -18,11 +18,9 @@ describe('the browser specs that carry video', () => {
   });
 
   it('run in the browser lane, after the page specs, beside every other project', () => {
-    expect(STEPS).toEqual([
-      [
-        ['--project', '!e2e*'],
-        ['--project', 'e2e', '--project', 'e2e-video'],
-      ],
+    expect(LANES).toEqual([
+      ['--project', '!e2e*'],
+      ['--project', 'e2e', '--project', 'e2e-video'],
     ]);
   });
 });
