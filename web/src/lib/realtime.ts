@@ -1,4 +1,4 @@
-import { CloseCode } from '@streamshop/contract/live.ts';
+import { CloseCode } from '@streamshop/contract/live-media.ts';
 import { socketUrl, takeEarlySocket } from './early-requests.ts';
 /**
  * A small WebSocket client that lives outside React: it parses text frames into a typed message

@@ -4,7 +4,7 @@ import {
   MEDIA_MIME_TYPES,
   MEDIA_TIMESLICE_MS,
   type MediaControl,
-} from '@streamshop/contract/live.ts';
+} from '@streamshop/contract/live-media.ts';
 import { RealtimeSocket } from '../../lib/realtime.ts';
 
 /** The first type (MEDIA_MIME_TYPES, best first) this browser can record, or null. */

@@ -3,7 +3,7 @@ import {
   LIVE_EDGE_CATCH_UP_RATE,
   LIVE_EDGE_MAX_LAG_SEC,
   LIVE_EDGE_TARGET_SEC,
-} from '@streamshop/contract/live.ts';
+} from '@streamshop/contract/live-media.ts';
 
 /**
  * Where a live viewer should jump to, or null to keep playing: when the playhead is more than
