@@ -186,7 +186,10 @@ describe('the live room on a phone', { timeout: 120_000 }, () => {
       .getByTestId('live-video')
       .evaluate((video: HTMLVideoElement) => ({ width: video.videoWidth, height: video.videoHeight }));
     expect(size.height, JSON.stringify(size)).toBeGreaterThan(size.width);
-    expect(await viewer.page.getByTestId('live-video').getAttribute('data-fit')).toBe('cover');
+    // The first frame may come in the room shell's preview, before the phone room fits it.
+    await viewer.page
+      .locator('[data-testid="phone-room"] [data-testid="live-video"][data-fit="cover"]')
+      .waitFor();
     await viewer.page.screenshot({ path: `${SCREENSHOTS}phone-room-portrait-stream.png` });
     viewer.expectNoErrors([SIGNED_OUT_PROBE]);
   });
@@ -212,5 +215,84 @@ describe('the live room on a phone', { timeout: 120_000 }, () => {
     expect(duration).toBeLessThan(0.001);
     await page.emulateMedia({ reducedMotion: 'no-preference' });
     buyer.expectNoErrors([SIGNED_OUT_PROBE]);
+  });
+});
+
+/**
+ * The room shell (ADR 0027): the page the server sends for a room plays its live video before the
+ * app's code has loaded, and the room takes that video over without a new connection or a gap.
+ * The app's main chunk is held back until the shell has shown a frame.
+ */
+describe('the room shell', { timeout: 120_000 }, () => {
+  const DESKTOP = { viewport: { width: 1280, height: 800 } };
+
+  async function openWithAppHeld(options: typeof PHONE | typeof DESKTOP) {
+    const watched = await newPage(options);
+    const { page } = watched;
+    const mediaSockets: string[] = [];
+    page.on('websocket', (socket) => {
+      if (socket.url().includes('/ws/media')) mediaSockets.push(socket.url());
+    });
+    let releaseApp = () => {};
+    const appHeld = new Promise<void>((resolve) => {
+      releaseApp = resolve;
+    });
+    await page.route(/\/assets\/main-[^/]+\.js$/, async (route) => {
+      await appHeld;
+      await route.continue();
+    });
+    // Not the load event: it waits for the held chunk.
+    await page.goto(`/room/${DEMO_ROOM}`, { waitUntil: 'commit' });
+    await waitForVideoFrame(page, 'live-video', 30_000);
+    const shellVideo = page.locator('[data-room-shell] [data-testid="live-video"]');
+    expect(await shellVideo.count()).toBe(1);
+    expect(await shellVideo.getAttribute('data-path')).toBe('ws');
+    const before = await boxOf(shellVideo, 'the shell video');
+    await shellVideo.evaluate((video) => {
+      video.setAttribute('data-from-shell', '');
+    });
+    return { watched, page, mediaSockets, before, releaseApp };
+  }
+
+  /** The room's one video is the shell's element, outside the (gone) preview, still playing. */
+  async function expectTakenOver(page: Page, mediaSockets: string[]) {
+    expect(await page.locator('[data-room-shell]').count()).toBe(0);
+    const video = page.getByTestId('live-video');
+    expect(await video.count()).toBe(1);
+    expect(await video.getAttribute('data-from-shell')).toBe('');
+    expect(await video.getAttribute('data-path')).toBe('ws');
+    const start = await currentTime(page);
+    await page.waitForFunction((t) => {
+      const element = document.querySelector<HTMLVideoElement>('[data-testid="live-video"]');
+      return !!element && !element.paused && element.currentTime > t + 1;
+    }, start);
+    // One media connection: opened by the entry script, kept by the shell, then by the room.
+    expect(mediaSockets).toHaveLength(1);
+  }
+
+  it('plays before the app on a desktop, and the room keeps that video where it was', async () => {
+    const { watched, page, mediaSockets, before, releaseApp } = await openWithAppHeld(DESKTOP);
+    await page.screenshot({ path: `${SCREENSHOTS}room-shell-desktop.png` });
+    releaseApp();
+    await page.getByTestId('pinned-product').first().waitFor();
+    await expectTakenOver(page, mediaSockets);
+    const after = await boxOf(page.getByTestId('live-video'), 'the room video');
+    expect([after.x, after.y, after.width, after.height]).toEqual([
+      before.x,
+      before.y,
+      before.width,
+      before.height,
+    ]);
+    watched.expectNoErrors([SIGNED_OUT_PROBE]);
+  });
+
+  it('plays full-screen before the app on a phone, and the phone room takes it over', async () => {
+    const { watched, page, mediaSockets, releaseApp } = await openWithAppHeld(PHONE);
+    await expectVideoFillsWindow(page);
+    releaseApp();
+    await page.getByTestId('phone-room').waitFor();
+    await expectTakenOver(page, mediaSockets);
+    await expectVideoFillsWindow(page);
+    watched.expectNoErrors([SIGNED_OUT_PROBE]);
   });
 });

@@ -147,6 +147,8 @@ export interface LateJoin {
   framesShown: number;
   /** Same-origin requests of the page load: [path, start, response end] (ms since navigation start). */
   resources: Array<[string, number, number]>;
+  /** The player's User Timing marks (`live-video:<step>` → ms since navigation start, the first of each). */
+  marks: Record<string, number>;
   error?: string;
   problems: string[];
 }

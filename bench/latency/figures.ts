@@ -74,6 +74,7 @@ export function lateJoinFigures(run: LateJoinRun, preview: Shown[], streamStarte
     ),
     framesShown: joined.decoded.length,
     resources: state?.navigation?.resources ?? [],
+    marks: state?.navigation?.marks ?? {},
     ...(run.error ? { error: run.error } : {}),
     problems: run.problems,
   };

@@ -235,12 +235,19 @@ function joinRows(f: Figures): Row[] {
           `${fixed(j.atStreamSec, 0)} s into the stream, on ${j.dataPath || '?'}; HTML ${fixed(j.htmlMs, 0)}, ` +
           `DOMContentLoaded ${fixed(j.domContentLoadedMs, 0)}, room API ${fixed(j.streamApiMs, 0)}, media socket ` +
           `created ${fixed(j.mediaSocketCreatedMs, 0)} / open ${fixed(j.mediaSocketOpenMs, 0)} / first bytes ` +
-          `${fixed(j.firstMediaBytesMs, 0)} ms; first frame ${fixed(j.firstFrameLatencyMs, 0)} ms behind, ` +
+          `${fixed(j.firstMediaBytesMs, 0)} ms; ${marksText(j.marks)}first frame ${fixed(j.firstFrameLatencyMs, 0)} ms behind, ` +
           `then p50 ${fixed(j.settledLatencyMs, 0)} ms` +
           (j.error ? `; ${j.error}` : ''),
       }),
     ),
   ];
+}
+
+/** The player's marks in time order: "shell-start 410, reset 620, … ms; " (nothing when there are none). */
+function marksText(marks: Record<string, number>): string {
+  const steps = Object.entries(marks).sort((a, b) => a[1] - b[1]);
+  if (steps.length === 0) return '';
+  return `player ${steps.map(([name, at]) => `${name.replace(/^live-video:/, '')} ${at}`).join(', ')} ms; `;
 }
 
 export function rowsOf(f: Figures, rig: Rig, measured: Measured): Row[] {

@@ -53,6 +53,8 @@ export interface ProbeState {
     streamApiEnd: number;
     /** Same-origin resources: [path, start, response end]. */
     resources: Array<[string, number, number]>;
+    /** The page's User Timing marks named `live-video:…`: name → the first one's time. */
+    marks: Record<string, number>;
   };
 }
 
@@ -245,6 +247,11 @@ export async function readProbe(page: Page): Promise<ProbeState> {
         Math.round(e.startTime),
         Math.round((e as PerformanceResourceTiming).responseEnd),
       ]) as Array<[string, number, number]>;
+    const marks: Record<string, number> = {};
+    for (const entry of performance.getEntriesByType('mark')) {
+      if (entry.name.startsWith('live-video:') && !(entry.name in marks))
+        marks[entry.name] = Math.round(entry.startTime);
+    }
     return {
       ...state,
       navigation: {
@@ -252,6 +259,7 @@ export async function readProbe(page: Page): Promise<ProbeState> {
         domContentLoaded: nav?.domContentLoadedEventEnd ?? -1,
         streamApiEnd: streamApi?.responseEnd ?? -1,
         resources,
+        marks,
       },
     };
   });

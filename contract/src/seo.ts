@@ -181,6 +181,13 @@ export function prerenderedFile(path: PrerenderedPath): string {
 export const ROOM_SHELL = 'prerendered/room-shell.html';
 
 /**
+ * The room the room shell's preview is rendered for at build time (a signed-out viewer's room
+ * before its stream has loaded). The preview is inert and replaced by the app, so the name is
+ * never shown or followed.
+ */
+export const ROOM_SHELL_NAME = 'room-shell';
+
+/**
  * Stands for the public origin in prerendered HTML (the build does not know PUBLIC_URL); the
  * server replaces it with PUBLIC_URL when it serves the page. Only characters that need no
  * escaping in HTML, attributes or JSON.

@@ -47,9 +47,8 @@ await build({
   },
 });
 
-const { renderPage, PRERENDERED_PATHS, prerenderedFile, PAGE_MODULES, ROOM_SHELL } = await import(
-  pathToFileURL(path.join(ssrOut, 'prerender.js')).href
-);
+const { renderPage, renderRoomShell, PRERENDERED_PATHS, prerenderedFile, PAGE_MODULES, ROOM_SHELL } =
+  await import(pathToFileURL(path.join(ssrOut, 'prerender.js')).href);
 
 if (fragmentsDir) {
   for (const route of PRERENDERED_PATHS) {
@@ -139,18 +138,42 @@ for (const route of PRERENDERED_PATHS) {
   );
 }
 
-// The room's shell (/room/{name}): the room page's chunks and stylesheets are asked for with the
-// entry, not after it has run (a late joiner's first frame waited on that round: benchmarks.md).
+// The room's shell (/room/{name}), docs/decisions/0027: #root holds a preview of the room, as a
+// signed-out viewer's first render draws it before the stream has loaded. The entry script plays
+// the live video in the preview's slot (features/room/shell-player.ts, preloaded with the entry),
+// then asks for the app's and the room page's chunks; the app replaces the preview (inert, not
+// hydrated) and takes the playing video into the room's own place.
 const ROOM_PAGE = 'src/features/room/room-page.tsx';
-const roomPreloads = [
-  ...jsFiles([...appChunks, ROOM_PAGE]).map(
-    (href) => `<link rel="modulepreload" crossorigin href="${href}">`,
-  ),
-  ...cssFiles(ROOM_PAGE).map((href) => `<link rel="preload" as="style" crossorigin href="${href}">`),
-];
+/** The shell player's chunk, which the entry imports (a chunk of its own, or a shared one named for it). */
+const SHELL_PLAYER = (manifest[entryKey].dynamicImports ?? []).find(
+  (key) => key === 'src/features/room/shell-player.ts' || manifest[key].name === 'shell-player',
+);
+if (!SHELL_PLAYER) throw new Error('the entry does not import the shell player');
+const roomMarkup = await renderRoomShell();
+if (!roomMarkup.includes('data-live-video-slot'))
+  throw new Error('the room shell rendered without the live video slot');
+if (roomMarkup.includes('data-testid="auth-loading"'))
+  throw new Error('the room shell rendered the auth spinner');
+if (/<script\b/.test(roomMarkup)) throw new Error('the room shell rendered an inline script');
+// What the shell loads first: the shell player's chunks. The app's and the room page's are listed
+// in data-modules, asked for once the video plays (src/boot.ts).
+const shellPlayerFiles = jsFiles([SHELL_PLAYER]);
+const roomPreloads = shellPlayerFiles.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`);
+const roomModules = jsFiles([...appChunks, ROOM_PAGE]).filter((href) => !shellPlayerFiles.includes(href));
+const roomStylesheets = cssFiles(ROOM_PAGE).map(
+  (href) => `<link rel="stylesheet" crossorigin href="${href}">`,
+);
 mkdirSync(path.dirname(path.join(dist, ROOM_SHELL)), { recursive: true });
 writeFileSync(
   path.join(dist, ROOM_SHELL),
-  shell.replace('</head>', () => `  ${roomPreloads.join('\n    ')}\n  </head>`),
+  shell
+    .replace('</head>', () => `  ${[...roomPreloads, ...roomStylesheets].join('\n    ')}\n  </head>`)
+    .replace(
+      ROOT,
+      () =>
+        `<div id="root" data-modules="${roomModules.join(' ')}"><div data-room-shell="" inert="">${roomMarkup}</div></div>`,
+    ),
 );
-console.log(`room shell -> dist/${ROOM_SHELL} (${roomPreloads.length} preloads)`);
+console.log(
+  `room shell -> dist/${ROOM_SHELL} (${roomPreloads.length} preloads, ${roomModules.length} modules after the video, preview ${(roomMarkup.length / 1024).toFixed(1)} KiB)`,
+);

@@ -5,7 +5,9 @@
  * (listed in #root's data-modules); the SPA shell of every other route loads the app at once
  * (its chunks are already preloaded by the shell's <link rel="modulepreload">s). Clicks on the
  * prerendered page's buttons before it is hydrated are replayed after (early-clicks.ts). On a room
- * page it first asks for the room's stream and opens its live video socket (app/early-room.ts).
+ * page it first asks for the room's stream and opens its live video socket (app/early-room.ts);
+ * the room shell (a room page as the server sends it) plays the video in its preview first and
+ * asks for the app's code (listed in #root's data-modules) once that plays.
  */
 import './index.css';
 import { startRoomRequests } from './app/early-room.ts';
@@ -51,13 +53,16 @@ async function boot(): Promise<void> {
   // Asked for while the app's code is still loading: the auth check every route waits for, and a
   // room page's stream and live video.
   startEarlyGet(AUTH_USER_URL);
-  startRoomRequests(window.location.pathname, { video: true });
+  const roomRequests = startRoomRequests(window.location.pathname, { video: true });
   const root = document.getElementById('root');
   if (root?.hasAttribute('data-prerendered')) {
     recordEarlyClicks(root);
     await afterFirstPaint();
-    preloadModules((root.dataset.modules ?? '').split(' ').filter(Boolean));
+  } else {
+    // The room shell: its video first (app/early-room.ts).
+    await roomRequests;
   }
+  preloadModules((root?.dataset.modules ?? '').split(' ').filter(Boolean));
   await import('./main.tsx');
 }
 

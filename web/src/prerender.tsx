@@ -7,7 +7,7 @@
  * the auth check not answered yet, shown as signed out (AppTree's assumeSignedOut). react-dom's
  * prerender waits for every lazy piece (the '/' landing page) so the HTML is complete.
  */
-import { PRERENDER_ORIGIN, type PrerenderedPath } from '@streamshop/contract/seo.ts';
+import { PRERENDER_ORIGIN, type PrerenderedPath, ROOM_SHELL_NAME } from '@streamshop/contract/seo.ts';
 import { StrictMode } from 'react';
 import { prerender } from 'react-dom/static';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
@@ -16,7 +16,19 @@ import { createQueryClient } from './app/query-client.ts';
 import { routes } from './app/routes.tsx';
 
 /** The markup of #root for one marketing route, as the signed-out visitor's first paint. */
-export async function renderPage(path: PrerenderedPath): Promise<string> {
+export function renderPage(path: PrerenderedPath): Promise<string> {
+  return renderRoute(path);
+}
+
+/**
+ * The room page (/room/{ROOM_SHELL_NAME}) as a signed-out viewer's first render, before its stream
+ * has loaded: the room shell's preview, which the app replaces (web/scripts/prerender.mjs).
+ */
+export function renderRoomShell(): Promise<string> {
+  return renderRoute(`/room/${ROOM_SHELL_NAME}`);
+}
+
+async function renderRoute(path: string): Promise<string> {
   const handler = createStaticHandler(routes);
   const context = await handler.query(new Request(new URL(path, PRERENDER_ORIGIN)));
   if (context instanceof Response) throw new Error(`${path} answered ${context.status} instead of a page`);
@@ -37,7 +49,7 @@ export async function renderPage(path: PrerenderedPath): Promise<string> {
   return new Response(prelude).text();
 }
 
-export { PRERENDERED_PATHS, prerenderedFile, ROOM_SHELL } from '@streamshop/contract/seo.ts';
+export { PRERENDERED_PATHS, prerenderedFile, ROOM_SHELL, ROOM_SHELL_NAME } from '@streamshop/contract/seo.ts';
 
 /**
  * The module each prerendered page's route loads (keys of the client build's manifest), so the

@@ -37,15 +37,15 @@ export function createClientApp({ hydrating = false }: { hydrating?: boolean } =
 }
 
 /**
- * Calls `onHydrated` once the first commit is done, from a task of its own: a Suspense boundary
+ * Calls `onFirstCommit` once the first commit is done (and its effects), from a task of its own: a Suspense boundary
  * (the landing page of '/') may still be dehydrated then, and an event dispatched outside React's
  * own work lets React hydrate it on the spot before handling it.
  */
-function AfterFirstCommit({ onHydrated }: { onHydrated: () => void }) {
+function AfterFirstCommit({ onFirstCommit }: { onFirstCommit: () => void }) {
   useEffect(() => {
-    const timer = setTimeout(onHydrated, 0);
+    const timer = setTimeout(onFirstCommit, 0);
     return () => clearTimeout(timer);
-  }, [onHydrated]);
+  }, [onFirstCommit]);
   return null;
 }
 
@@ -53,38 +53,39 @@ function AfterFirstCommit({ onHydrated }: { onHydrated: () => void }) {
  * The whole app around a router: the browser's (App) or, at build time, the static one
  * (src/prerender.tsx), so both render the same tree and the prerendered HTML hydrates.
  * `assumeSignedOut`: the page is (being) prerendered, the signed-out view: while the auth check
- * runs the marketing routes render as signed out instead of the spinner. `onHydrated` runs once
- * the first commit is done (for a hydrated page: clicks made before are replayed, early-clicks.ts).
+ * runs the marketing routes render as signed out instead of the spinner. `onFirstCommit` runs once
+ * the first commit is done (for a hydrated page: clicks made before are replayed, early-clicks.ts;
+ * for a room shell: a preview player the room did not take is stopped).
  */
 export function AppTree({
   queryClient,
   assumeSignedOut,
-  onHydrated,
+  onFirstCommit,
   children,
 }: {
   queryClient: QueryClient;
   assumeSignedOut: boolean;
-  onHydrated?: (() => void) | undefined;
+  onFirstCommit?: (() => void) | undefined;
   children: ReactNode;
 }) {
   return (
     <AssumeSignedOutProvider value={assumeSignedOut}>
       <AppProviders queryClient={queryClient}>{children}</AppProviders>
       {/* Always two children here, with or without it: the same tree on the server. */}
-      {onHydrated ? <AfterFirstCommit onHydrated={onHydrated} /> : null}
+      {onFirstCommit ? <AfterFirstCommit onFirstCommit={onFirstCommit} /> : null}
     </AssumeSignedOutProvider>
   );
 }
 
-/** The SPA. `hydrating`: started on a prerendered page (see AppTree). */
+/** The SPA. `hydrating`: started on a prerendered page (see AppTree); `onFirstCommit`: see AppTree. */
 export function App({
   router,
   queryClient,
   hydrating = false,
-  onHydrated,
-}: ClientApp & { hydrating?: boolean; onHydrated?: () => void }) {
+  onFirstCommit,
+}: ClientApp & { hydrating?: boolean; onFirstCommit?: () => void }) {
   return (
-    <AppTree queryClient={queryClient} assumeSignedOut={hydrating} onHydrated={onHydrated}>
+    <AppTree queryClient={queryClient} assumeSignedOut={hydrating} onFirstCommit={onFirstCommit}>
       <RouterProvider router={router} />
     </AppTree>
   );

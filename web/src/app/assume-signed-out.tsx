@@ -1,3 +1,4 @@
+import { roomNameFromPath } from '@streamshop/contract/room-urls.ts';
 import { isPrerenderedPath, publicPathOf } from '@streamshop/contract/seo.ts';
 import { createContext, type ReactNode, useContext } from 'react';
 import { useLocation } from 'react-router';
@@ -20,6 +21,7 @@ export function useShowsAuthSpinner(isLoading: boolean): boolean {
   const assumeSignedOut = useContext(AssumeSignedOut);
   const { pathname } = useLocation();
   if (!isLoading) return false;
+  if (!assumeSignedOut) return true;
   const path = publicPathOf(pathname);
-  return !(assumeSignedOut && path !== undefined && isPrerenderedPath(path));
+  return !((path !== undefined && isPrerenderedPath(path)) || roomNameFromPath(pathname) !== null);
 }

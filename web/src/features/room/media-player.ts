@@ -1,4 +1,4 @@
-import type { MediaControl } from '@streamshop/contract/live.ts';
+import type { MediaControl } from '@streamshop/contract/live-media.ts';
 import { mediaSocketPath } from '@streamshop/contract/room-urls.ts';
 import { RealtimeSocket } from '../../lib/realtime.ts';
 import { mediaSourceConstructor } from '../../lib/video/delivery-path.ts';
@@ -16,6 +16,14 @@ export type PlayerStatus =
   'waiting' | 'playing' | 'ended' | 'unsupported';
 
 const LIVE_EDGE_CHECK_MS = 250;
+
+/**
+ * A User Timing mark `live-video:<step>` (the latency bench reads them to time a late join's
+ * steps: docs/benchmarks.md).
+ */
+export function mark(step: string): void {
+  performance.mark(`live-video:${step}`);
+}
 
 /** After this many failed connections in a row the WebSocket path counts as unavailable. */
 const MAX_CONNECT_FAILURES = 3;
@@ -44,6 +52,8 @@ export class LivePlayer {
     roomName: string,
     private readonly video: HTMLVideoElement,
     private readonly onStatus: (status: PlayerStatus) => void,
+    /** The room has no video now (nothing published yet, or the publisher left). */
+    private readonly onIdle?: () => void,
   ) {
     this.socket = new RealtimeSocket<MediaControl>({
       path: mediaSocketPath(roomName),
@@ -92,6 +102,7 @@ export class LivePlayer {
         this.idle = true;
         this.queue = [];
         this.setStatus('waiting');
+        this.onIdle?.();
         break;
       case 'stream_ended':
         this.setStatus('ended');
@@ -103,6 +114,7 @@ export class LivePlayer {
   }
 
   private reset(mimeType: string): void {
+    mark('reset');
     this.detach();
     this.idle = false;
     const Source = mediaSourceConstructor();
@@ -119,6 +131,7 @@ export class LivePlayer {
       'sourceopen',
       () => {
         if (this.mediaSource !== mediaSource) return;
+        mark('source-open');
         const sourceBuffer = mediaSource.addSourceBuffer(mimeType);
         sourceBuffer.addEventListener('updateend', () => this.onAppended(sourceBuffer));
         sourceBuffer.addEventListener('error', () => this.dropBuffered());
@@ -166,6 +179,7 @@ export class LivePlayer {
     const { buffered } = sourceBuffer;
     if (!this.seekedToStart && buffered.length > 0) {
       // A late joiner's timestamps do not start at 0: begin near the live edge of what came.
+      mark('first-append');
       this.seekedToStart = true;
       this.video.currentTime = startPosition(buffered.start(0), buffered.end(buffered.length - 1));
       this.video.play().catch(() => {

@@ -23,6 +23,7 @@ import { ChatOverlay } from './chat-overlay.tsx';
 import type { RoomState } from './chat-state.ts';
 import { GiveawayCard } from './giveaway-card.tsx';
 import { type FitChoice, toggledFit, useImmersivePage, videoFit } from './immersive.ts';
+import { LiveVideo } from './live-video.tsx';
 import { PinnedProducts } from './pinned-products.tsx';
 import { RoomCountdown } from './room-header.tsx';
 import { RoomShop } from './room-shop.tsx';
@@ -108,9 +109,8 @@ export function PhoneRoom({
   const playing = status === 'playing';
   const portraitScreen = useMediaQuery('(orientation: portrait)');
   const fit = videoFit(videoSize, portraitScreen, fitChoice);
-  const measure = () => {
-    const video = videoRef.current;
-    if (video?.videoWidth) setVideoSize({ width: video.videoWidth, height: video.videoHeight });
+  const measure = (video: HTMLVideoElement) => {
+    if (video.videoWidth) setVideoSize({ width: video.videoWidth, height: video.videoHeight });
   };
 
   return (
@@ -119,22 +119,15 @@ export function PhoneRoom({
       aria-busy={stream === undefined}
       data-testid="phone-room"
     >
-      <video
-        ref={videoRef}
+      <LiveVideo
+        roomName={roomName}
+        videoRef={videoRef}
         className={cn('absolute inset-0 size-full', fit === 'cover' ? 'object-cover' : 'object-contain')}
-        autoPlay
-        playsInline
-        muted
-        poster={stream?.thumbnailUrl ?? undefined}
-        aria-label="Live video"
-        onLoadedMetadata={measure}
-        onResize={measure}
+        poster={stream?.thumbnailUrl}
+        onSizeChange={measure}
         // A tap on the picture hides or brings back the chat (the rail's button does the same).
         onClick={() => setChatShown((shown) => !shown)}
-        data-testid="live-video"
-        data-path={path}
-        data-engine={engine}
-        data-fit={fit}
+        data={{ path, engine, fit }}
       />
       {!playing ? <PlayerWaiting status={status} text={waitingTextFor(live)} /> : null}
 

@@ -293,10 +293,13 @@ function Room({ roomName, stream }: { roomName: string; stream: Stream | undefin
           secondsLeft={secondsLeft}
         />
       ) : (
-        <>
+        // As tall as the header it stands for (a title line, then the host's line with its Follow
+        // button), so the video under it stays where it is when the stream loads.
+        <div className="grid gap-1">
           <h1 className="sr-only">Live Stream</h1>
           <Skeleton className="h-9 w-72" />
-        </>
+          <Skeleton className="h-9 w-56" />
+        </div>
       )}
       {/* grid-cols-1 (minmax(0, 1fr)), not the implicit `auto` column, which grows to the widest
           unbroken line (a chapter's title) and made a phone's replay page wider than the phone. */}

@@ -3,6 +3,7 @@ import { type DeliveryPath, initialPath, mediaSourceConstructor } from '../../li
 import type { HlsEngine } from '../../lib/video/hls-source.ts';
 import { HlsLivePlayer } from './hls-live-player.ts';
 import { LivePlayer, type PlayerStatus } from './media-player.ts';
+import { shellPlayerStatus, takeShellPlayer } from './shell-player.ts';
 
 export interface LivePlayback {
   status: PlayerStatus;
@@ -21,10 +22,19 @@ export function useLivePlayer(
   videoRef: RefObject<HTMLVideoElement | null>,
   enabled: boolean,
 ): LivePlayback {
-  const [start] = useState(() => initialPath(window.location.search, mediaSourceConstructor() !== null));
+  // No window while the room shell's preview is rendered at build time.
+  const [start] = useState(() =>
+    initialPath(
+      typeof window === 'undefined' ? '' : window.location.search,
+      mediaSourceConstructor() !== null,
+    ),
+  );
   const [path, setPath] = useState<DeliveryPath>(start.path);
   const [engine, setEngine] = useState<HlsEngine | undefined>(undefined);
-  const [status, setStatus] = useState<PlayerStatus>('waiting');
+  // The room shell's player may be playing already (shell-player.ts): no "Connecting" flash.
+  const [status, setStatus] = useState<PlayerStatus>(() =>
+    start.path === 'ws' ? shellPlayerStatus(roomName) : 'waiting',
+  );
   /** Paths that could not play here: never tried again on this page. */
   const failed = useRef(new Set<DeliveryPath>());
 
@@ -43,10 +53,14 @@ export function useLivePlayer(
       }
       setStatus(next);
     };
-    const player =
-      path === 'ws'
-        ? new LivePlayer(roomName, video, onStatus)
-        : new HlsLivePlayer(roomName, video, onStatus, start.engine, setEngine);
+    if (path === 'ws') {
+      // The room shell's player, when it plays into this very element, plays on.
+      const taken = takeShellPlayer(roomName, video, onStatus);
+      const player = taken ?? new LivePlayer(roomName, video, onStatus);
+      if (!taken) player.start();
+      return () => player.destroy();
+    }
+    const player = new HlsLivePlayer(roomName, video, onStatus, start.engine, setEngine);
     player.start();
     return () => player.destroy();
   }, [roomName, videoRef, enabled, path, start.engine]);

@@ -1,6 +1,7 @@
 import { Loader2, Volume2, VolumeX } from 'lucide-react';
 import { type ReactNode, type RefObject, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
+import { LiveVideo } from './live-video.tsx';
 import type { PlayerStatus } from './media-player.ts';
 import { useLivePlayer } from './use-live-player.ts';
 
@@ -71,17 +72,12 @@ export function ViewerStage({
   return (
     <div className="relative grid gap-3">
       <div className="relative aspect-video w-full overflow-hidden rounded-xl bg-black">
-        <video
-          ref={videoRef}
+        <LiveVideo
+          roomName={roomName}
+          videoRef={videoRef}
           className="size-full object-contain"
-          autoPlay
-          playsInline
-          muted
-          poster={posterUrl ?? undefined}
-          aria-label="Live video"
-          data-testid="live-video"
-          data-path={path}
-          data-engine={engine}
+          poster={posterUrl}
+          data={{ path, engine }}
         />
         {!playing ? <PlayerWaiting status={status} text={waitingText ?? waitingTextFor(live)} /> : null}
         {playing ? (
