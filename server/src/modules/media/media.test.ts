@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { memoryBus, redisBus } from '../../platform/bus.ts';
@@ -405,6 +406,50 @@ describe('live video: one pipeline, two paths, the replay from the same segments
       await t.database.pool.query('select vod_url, replay_state from streams where room_name = $1', [room])
     ).rows;
     expect(row).toEqual({ vod_url: null, replay_state: 'empty' });
+  });
+});
+
+describe('a late joiner of a room this instance relays (ADR 0027)', () => {
+  it('gets the video while the database is busy, and the end like any viewer', async () => {
+    const room = await liveRoom();
+    const publisher = await connectPublisher(room, H264_TYPE);
+    const first = open(`/ws/media?room=${room}`);
+    await publish(publisher.socket, h264.sizes, 0, h264);
+    await until(() => first.frames.some((f) => f.binary), 'media for the first viewer');
+
+    // The streams table locked: a viewer whose join asked the database first would wait for it.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked = () => {};
+    const isLocked = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const lock = t.database.db.transaction(async (tx) => {
+      await tx.execute(sql`lock table streams in access exclusive mode`);
+      locked();
+      await held;
+    });
+    await isLocked;
+    const late = open(`/ws/media?room=${room}`);
+    try {
+      await until(() => late.frames.some((f) => f.binary), 'media for the late joiner, the database locked');
+    } finally {
+      release();
+      await lock;
+    }
+    expect(textOf(late.frames[0] ?? {})?.type).toBe('media_reset');
+
+    // A viewer like any other: the end reaches it.
+    await endStream(room);
+    await until(
+      () => late.frames.some((f) => textOf(f)?.type === 'stream_ended'),
+      'the end for the late joiner',
+    );
+    late.socket.close();
+    publisher.socket.close();
+    first.socket.close();
   });
 });
 

@@ -11,12 +11,13 @@ import { DEMO_LEASE_SEC, DemoLive, type DemoLiveStream } from './ingest/demo-liv
 import { sizeCheckFor, sizeRefusal } from './ingest/size-check.ts';
 import { PublisherLeases } from './leases.ts';
 import { type LiveRoom, LiveRooms } from './live-room.ts';
-import { HlsRecorder, hlsKey } from './pipeline/hls-recorder.ts';
+import { HlsRecorder } from './pipeline/hls-recorder.ts';
 import { LivePipeline } from './pipeline/pipeline.ts';
 import { removeAbandonedPartFolders } from './pipeline/working-folders.ts';
 import { type DemoReplay, ensureDemoReplay } from './replays/demo-replay.ts';
 import { ReplayMaker } from './replays/replays.ts';
 import { pruneStreamParts } from './replays/repo.ts';
+import { removeStreamMedia } from './replays/stream-media.ts';
 import {
   claimDemoPublisher,
   endedAmong,
@@ -30,18 +31,7 @@ import { startRestream, stopRestream } from './restream/room-restream.ts';
 
 export { PUBLISHER_HEARTBEAT_MS } from './leases.ts';
 
-/** The storage folder of everything kept of a stream's video (ends in "/"). */
-export const streamMediaFolder = (roomName: string) => hlsKey(roomName, '');
-
-/**
- * Removes everything stored of a stream's video (segments, playlists, the replay, thumbnails): a
- * deleted account's streams. Safe to repeat; answers how many objects went.
- */
-export async function removeStreamMedia(storage: Storage, roomName: string): Promise<number> {
-  const keys = await storage.list(streamMediaFolder(roomName));
-  await storage.deleteMany(keys);
-  return keys.length;
-}
+export { streamMediaFolder } from './replays/stream-media.ts';
 
 /**
  * How often every instance looks for ended streams without a replay (their publisher's instance
@@ -249,6 +239,15 @@ export class MediaService {
   }
 
   /** A viewer connected here; when this instance is not yet following the room, it catches up. */
+  /**
+   * Whether this instance relays the room's live video now (an init segment from the publisher,
+   * here or on another instance, and the room not finishing): the room's stream is live.
+   */
+  relaying(roomName: string): boolean {
+    const room = this.rooms.get(roomName);
+    return room?.relay.publishing === true && room.finishing === undefined;
+  }
+
   async addViewer(roomName: string, socket: WebSocket): Promise<void> {
     const room = this.rooms.room(roomName);
     // The end reaches this instance's viewers wherever the publisher is (or was).

@@ -19,11 +19,16 @@ export function socketChecks(db: Db, publicUrl: string) {
     return origin !== undefined && !sameOrigin(request, origin, publicOrigin);
   }
 
-  async function liveStream(request: FastifyRequest) {
+  /** The room the query names, when it is a room name at all. */
+  function roomOf(request: FastifyRequest): string | undefined {
     const room = queryOf(request).room;
-    if (typeof room !== 'string' || !ROOM_NAME_PATTERN.test(room)) return undefined;
-    return findStreamByRoom(db, room);
+    return typeof room === 'string' && ROOM_NAME_PATTERN.test(room) ? room : undefined;
   }
 
-  return { crossSite, liveStream };
+  async function liveStream(request: FastifyRequest) {
+    const room = roomOf(request);
+    return room === undefined ? undefined : findStreamByRoom(db, room);
+  }
+
+  return { crossSite, liveStream, roomOf };
 }
