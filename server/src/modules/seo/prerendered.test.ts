@@ -229,15 +229,31 @@ describe.skipIf(!existsSync(path.join(realDist, prerenderedFile('/'))))('the bui
     );
   });
 
-  it('GET /room/{name} preloads the room page and every chunk it imports, each a file of the build', async () => {
+  it('GET /room/{name} sends the room shell: a preview with the video slot, the shell player first, the room page after', async () => {
     const response = await real.app.inject({ method: 'GET', url: '/room/crate-digging' });
     expect(response.statusCode).toBe(200);
+    // Preloaded with the entry: the shell player's chunks only (ADR 0027).
     const preloads = [
       ...response.body.matchAll(/<link rel="modulepreload" crossorigin href="\/([^"]+)">/g),
     ].map((match) => match[1] ?? '');
-    expect(preloads.some((file) => /^assets\/room-page-[\w-]+\.js$/.test(file))).toBe(true);
-    for (const file of preloads) expect(existsSync(path.join(realDist, file)), file).toBe(true);
-    // The shell's own entry is still there, once.
+    expect(preloads[0]).toMatch(/^assets\/shell-player-[\w-]+\.js$/);
+    expect(preloads.some((file) => /room-page/.test(file))).toBe(false);
+    // Asked for once the video plays: the app's and the room page's chunks.
+    const modules = (/<div id="root" data-modules="([^"]+)">/.exec(response.body)?.[1] ?? '')
+      .split(' ')
+      .map((href) => href.slice(1));
+    expect(modules.some((file) => /^assets\/room-page-[\w-]+\.js$/.test(file))).toBe(true);
+    expect(modules.filter((file) => preloads.includes(file))).toEqual([]);
+    for (const file of [...preloads, ...modules])
+      expect(existsSync(path.join(realDist, file)), file).toBe(true);
+    // The preview: inert, signed out, with the live video's empty place and no spinner.
+    expect(response.body).toContain('<div data-room-shell="" inert="">');
+    expect(count(response.body, 'data-live-video-slot=""')).toBe(1);
+    expect(response.body).toContain('data-testid="nav-sign-in"');
+    expect(response.body).not.toContain('data-testid="auth-loading"');
+    expect(response.body).not.toContain('<video');
+    // The shell's own entry is still there, once, and no other script.
     expect(count(response.body, '<script type="module"')).toBe(1);
+    expect(count(response.body, '<script')).toBe(1);
   });
 });
