@@ -162,6 +162,9 @@ describe.skipIf(!serverUrl)('auctions on two instances', () => {
     const heard: ServerMessage[] = [];
     viewer.on('message', (data) => heard.push(JSON.parse(String(data))));
     await new Promise((resolve, reject) => viewer.once('open', resolve).once('error', reject));
+    // B sends the chat history once it has joined the room's channel: from then on it hears A.
+    // (Open alone came before that, and under load A's start went out before B listened.)
+    await eventually('the chat history on B', () => heard.some((m) => m.type === 'chat_history'));
 
     const auction = await startAuction(pair.a, {
       productId,
