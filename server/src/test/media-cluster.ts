@@ -55,6 +55,8 @@ export async function startMediaCluster(options: {
       startS3Server(),
     ]);
     pool = new pg.Pool({ connectionString: database.url, max: 2 });
+    // The teardown drops the database with (force): see checkout-drill.ts.
+    pool.on('error', () => {});
   } catch (error) {
     await close();
     throw error;
