@@ -2,8 +2,10 @@ import { mediaSocketPath, roomNameFromPath, streamApiPath } from '@streamshop/co
 import { openEarlySocket, startEarlyGet } from '../lib/early-requests.ts';
 import { initialPath, mediaSourceConstructor } from '../lib/video/delivery-path.ts';
 
-/** The room shell preview's place for the live video (LiveVideo's slot; see shell-player.ts). */
-const LIVE_VIDEO_SLOT = '[data-room-shell] [data-live-video-slot]';
+/** The room shell's preview of the room (web/scripts/prerender.mjs writes it into #root). */
+export const ROOM_SHELL_PREVIEW = '[data-room-shell]';
+/** The preview's place for the live video (LiveVideo's slot; see shell-player.ts). */
+const LIVE_VIDEO_SLOT = `${ROOM_SHELL_PREVIEW} [data-live-video-slot]`;
 
 /**
  * On the room shell, the app's code and the room's queries wait this long at most for the video

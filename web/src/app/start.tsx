@@ -4,6 +4,7 @@ import { createRoot, hydrateRoot, type Root, type RootOptions } from 'react-dom/
 import { takeEarlyClicks } from '../early-clicks.ts';
 import { authUserQueryOptions } from '../lib/api/auth.ts';
 import { App, createClientApp } from './app.tsx';
+import { ROOM_SHELL_PREVIEW } from './early-room.ts';
 import { preloadHomePage } from './home-route.tsx';
 import { resolveLazyRoutes } from './lazy-routes.ts';
 import { preloadOnLinkIntent } from './link-intent.ts';
@@ -44,7 +45,7 @@ export async function startApp(
     return root;
   }
   const root = createRoot(container, options);
-  if (container.querySelector('[data-room-shell]')) {
+  if (container.querySelector(ROOM_SHELL_PREVIEW)) {
     // The room shell: its preview may be playing the live video already (early-room.ts). The room
     // replaces it in one commit, with the route's code and the auth check in, so the room (not the
     // spinner) takes the playing video over; after that commit a player it did not take stops.

@@ -39,9 +39,9 @@ export function LiveVideo({
     const fromShell = shellVideo(roomName);
     const video = fromShell ?? createLiveVideo();
     slot.append(video);
+    if (fromShell) mark('adopted');
     // Moved within one task a playing element plays on; one the app had taken out of the page
     // for a while (its spinner first) was paused.
-    if (fromShell) mark('adopted');
     if (fromShell?.paused) fromShell.play().catch(() => {});
     videoRef.current = video;
     const click = () => handlers.current.onClick?.();

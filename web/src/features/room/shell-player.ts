@@ -38,7 +38,6 @@ export function createLiveVideo(doc: Document = document): HTMLVideoElement {
   const video = doc.createElement('video');
   video.autoplay = true;
   video.muted = true;
-  video.playsInline = true;
   video.setAttribute('playsinline', '');
   video.setAttribute('aria-label', 'Live video');
   video.dataset.testid = 'live-video';
